@@ -1,0 +1,108 @@
+"""Ingest benchmark: wall time and peak memory of `paperlist ingest PATH` into an empty home.
+
+    .venv/bin/python benchmarks/ingest_bench.py ../shared/data/papercopilot --runs 3
+
+Peak memory is the largest sum of resident memory over the process tree (the main process and
+its worker processes), sampled every 50 ms from /proc. Also times a second, no-change ingest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out.extend(int(c) for c in f.read().split())
+    except OSError:
+        pass
+    return out
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_rss_kb(pid: int) -> int:
+    total, stack = 0, [pid]
+    while stack:
+        p = stack.pop()
+        total += _rss_kb(p)
+        stack.extend(_children(p))
+    return total
+
+
+def run(cmd: list[str], env: dict[str, str]) -> tuple[float, int, str]:
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, tree_rss_kb(proc.pid))
+            time.sleep(0.05)
+
+    th = threading.Thread(target=sample, daemon=True)
+    th.start()
+    out, _ = proc.communicate()
+    done.set()
+    th.join()
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"ingest exited with {proc.returncode}")
+    return time.perf_counter() - t0, peak, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("paths", nargs="+")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=None)
+    args = ap.parse_args()
+    exe = str(Path(sys.executable).with_name("paperlist"))
+    times, peaks, again = [], [], []
+    stats: dict[str, object] = {}
+    for _ in range(args.runs):
+        with tempfile.TemporaryDirectory() as home:
+            env = {**os.environ, "PAPERLIST_HOME": home}
+            cmd = [exe, "ingest", "-q", *args.paths] + (["--jobs", str(args.jobs)] if args.jobs else [])
+            t, peak, _ = run(cmd, env)
+            times.append(t)
+            peaks.append(peak)
+            t2, _, _ = run(cmd, env)
+            again.append(t2)
+            stats = json.loads(subprocess.run([exe, "stats", "--json"], env=env, capture_output=True,
+                                              text=True, check=True).stdout)
+    print(f"ingest {' '.join(args.paths)}  ({args.runs} runs, {os.cpu_count()} CPUs)")
+    print(f"  papers {stats['papers']:,}  records {stats['records']:,}  venues {stats['venues']}"
+          f"  with abstract {stats['with_abstract']:,}")
+    print(f"  wall time   median {statistics.median(times):6.1f} s   max {max(times):6.1f} s")
+    print(f"  peak RSS    median {statistics.median(peaks) / 1024:6.0f} MB  max {max(peaks) / 1024:6.0f} MB"
+          "  (process tree)")
+    print(f"  re-ingest   median {statistics.median(again):6.1f} s   (nothing changed)")
+    rate = stats["records"] / statistics.median(times)  # type: ignore[operator]
+    print(f"  throughput  {rate:,.0f} records/s")
+
+
+if __name__ == "__main__":
+    main()

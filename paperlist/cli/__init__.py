@@ -1,0 +1,24 @@
+"""The `paperlist` command. Each command module parses input, calls one library function and
+formats its output; the group here only holds the shared --home option."""
+
+from __future__ import annotations
+
+import click
+
+from .common import home_option
+from .data import corpus_cmd, ingest_cmd, merge_cmd, show_cmd, stats_cmd, venues_cmd
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@home_option
+@click.version_option(package_name="paperlist")
+def main() -> None:
+    """paperlist: a library of AI top-conference papers.
+
+    Ingest paper lists, merge them into one record per paper, search and serve them.
+    The data directory is --home, or $PAPERLIST_HOME, or ./data.
+    """
+
+
+for _cmd in (ingest_cmd, corpus_cmd, merge_cmd, stats_cmd, venues_cmd, show_cmd):
+    main.add_command(_cmd)

@@ -1,0 +1,72 @@
+"""What every command shares: the data directory, opening the store, one-line errors, JSON."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import click
+import orjson
+
+from ..store import Store, StoreError
+
+F = TypeVar("F", bound=Callable[..., Any])
+STORE_FILE = "paperlist.db"
+
+
+def _set_home(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value:
+        ctx.ensure_object(dict)["home"] = value
+    return value
+
+
+home_option = click.option(
+    "--home", metavar="DIR", expose_value=False, is_eager=True, callback=_set_home,
+    help="Data directory (store, index). Default: $PAPERLIST_HOME or ./data.")
+
+
+def home_dir() -> Path:
+    ctx = click.get_current_context(silent=True)
+    home = None
+    while ctx is not None and home is None:
+        home = (ctx.obj or {}).get("home") if isinstance(ctx.obj, dict) else None
+        ctx = ctx.parent
+    return Path(home or os.environ.get("PAPERLIST_HOME") or "data")
+
+
+def open_store(readonly: bool = True) -> Store:
+    path = home_dir() / STORE_FILE
+    if readonly and not path.exists():
+        fail(f"no store in {home_dir()} (run 'paperlist ingest PATH' first, or set --home)")
+    try:
+        return Store(path, readonly=readonly)
+    except StoreError as e:
+        fail(str(e))
+        raise  # unreachable
+
+
+def fail(message: str, code: int = 2) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def echo_json(obj: Any) -> None:
+    click.echo(orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode())
+
+
+def with_home(f: F) -> F:
+    """Let --home also be given after the command name."""
+    return home_option(f)  # type: ignore[return-value]
+
+
+def catch_store_errors(f: F) -> F:
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return f(*args, **kwargs)
+        except StoreError as e:
+            fail(str(e))
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,124 @@
+"""The types every layer shares: a source Record, a merged Paper, their Authors and Links.
+
+A *Record* is one paper as one source file describes it, already normalized (canonical venue,
+status, links, author keys). A *Paper* is one real paper: the merge of every Record that
+describes it, with the provenance of each field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+# Canonical statuses. Everything a source says maps onto one of these (or None = unknown).
+ACCEPTED_STATUSES = ("oral", "spotlight", "highlight", "poster", "accepted")
+REJECTED_STATUSES = ("rejected", "withdrawn", "desk-rejected")
+STATUSES = ACCEPTED_STATUSES + REJECTED_STATUSES
+
+# Link kinds, in the order a paper page lists them.
+LINK_KINDS = (
+    "pdf", "site", "openreview", "oa", "proceedings", "arxiv", "doi", "code", "project",
+    "supplementary", "video", "slides", "poster", "reviews",
+)
+
+
+def is_accepted(status: str | None) -> bool:
+    """A paper counts as accepted unless a source says it was rejected or withdrawn."""
+    return status not in REJECTED_STATUSES
+
+
+@dataclass(slots=True)
+class Author:
+    name: str                      # display form, e.g. "Zhi-Hua Zhou"
+    key: str                       # stable normalized key, e.g. "zhihua-zhou"
+    affiliation: str | None = None
+    orcid: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "key": self.key}
+        if self.affiliation is not None:
+            d["affiliation"] = self.affiliation
+        if self.orcid is not None:
+            d["orcid"] = self.orcid
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Author:
+        return cls(d["name"], d["key"], d.get("affiliation"), d.get("orcid"))
+
+
+@dataclass(slots=True)
+class Record:
+    """One paper as one source file describes it, normalized."""
+
+    source: str                    # "papercopilot", "mlanthology", "acl", "openreview"
+    file: str                      # file key, e.g. "papercopilot/nips/nips2018.json"
+    key: str                       # unique within the file
+    venue: str                     # canonical venue key, e.g. "neurips", "findings-acl"
+    year: int
+    title: str                     # display form (may hold LaTeX / markdown)
+    authors: list[Author] = field(default_factory=list)
+    abstract: str | None = None
+    track: str | None = None
+    status: str | None = None      # one of STATUSES or None when the source does not say
+    keywords: list[str] = field(default_factory=list)
+    primary_area: str | None = None
+    links: dict[str, str] = field(default_factory=dict)   # kind -> url
+    ids: dict[str, str] = field(default_factory=dict)     # doi / arxiv / openreview / acl -> id
+    citations: int | None = None
+    bibtex: str | None = None
+    tldr: str | None = None
+    summary_zh: str | None = None
+    award: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)   # source fields we do not model
+
+    def to_dict(self) -> dict[str, Any]:
+        """A shallow dict (values are shared, not copied: this runs once per record on ingest)."""
+        d = {f: getattr(self, f) for f in _RECORD_FIELDS}
+        d["authors"] = [a.to_dict() for a in self.authors]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Record:
+        d = dict(d)
+        d["authors"] = [Author.from_dict(a) for a in d.get("authors", [])]
+        return cls(**d)
+
+
+@dataclass(slots=True)
+class Paper:
+    """One real paper: the merge of every Record that describes it."""
+
+    id: str
+    venue: str
+    year: int
+    title: str
+    title_plain: str
+    authors: list[Author] = field(default_factory=list)
+    abstract: str | None = None
+    abstract_plain: str | None = None
+    track: str | None = None
+    status: str | None = None
+    accepted: bool = True
+    keywords: list[str] = field(default_factory=list)
+    primary_area: str | None = None
+    links: list[tuple[str, str]] = field(default_factory=list)   # (kind, url), unioned
+    ids: dict[str, str] = field(default_factory=dict)
+    citations: int | None = None
+    bibtex: str | None = None
+    tldr: str | None = None
+    summary_zh: str | None = None
+    award: str | None = None
+    sources: list[str] = field(default_factory=list)             # record refs "source:file#key"
+    provenance: dict[str, str] = field(default_factory=dict)     # field -> "source:file"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {f: getattr(self, f) for f in _PAPER_FIELDS}
+        d["authors"] = [a.to_dict() for a in self.authors]
+        d["links"] = [list(x) for x in self.links]
+        return d
+
+
+_RECORD_FIELDS = tuple(f.name for f in fields(Record))
+_PAPER_FIELDS = tuple(f.name for f in fields(Paper))

@@ -1,0 +1,25 @@
+"""Source readers, one module per format, and format detection."""
+
+from __future__ import annotations
+
+from .base import Parsed, Reader, SourceError, SourceFile, expand, is_url, load_path, load_url
+from .papercopilot import PapercopilotReader
+
+READERS: dict[str, Reader] = {r.name: r for r in (PapercopilotReader(),)}
+
+
+def detect(src: SourceFile, fmt: str | None = None) -> Reader:
+    """The reader for a file: the one named by ``fmt``, else the first whose sniff accepts it."""
+    if fmt:
+        try:
+            return READERS[fmt]
+        except KeyError:
+            raise SourceError(f"unknown format {fmt!r} (known: {', '.join(sorted(READERS))})") from None
+    for reader in READERS.values():
+        if reader.sniff(src):
+            return reader
+    raise SourceError("unrecognized file format (use --format to name it)")
+
+
+__all__ = ["READERS", "Parsed", "Reader", "SourceError", "SourceFile", "detect", "expand", "is_url",
+           "load_path", "load_url"]

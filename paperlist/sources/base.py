@@ -1,0 +1,136 @@
+"""What every source reader shares: loading bytes from a file, a directory or a URL,
+decompression, file-level errors, and the small Reader protocol.
+
+A reader turns one file into Records. File-level problems (not JSON, a truncated gzip, the
+wrong shape, no year in the file name) raise SourceError and the file is not ingested at all;
+record-level problems skip the record and are reported with its index.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import re
+import urllib.error
+import urllib.request
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Protocol
+from urllib.parse import unquote, urlsplit
+
+from ..models import Record
+
+MAX_DOWNLOAD = 512 * 1024 * 1024
+DATA_SUFFIXES = (".json", ".jsonl", ".xml", ".csv", ".tsv")
+
+
+class SourceError(Exception):
+    """A whole file cannot be read; the message is one line and names the problem."""
+
+
+@dataclass(slots=True)
+class SourceFile:
+    """One input file, decompressed in memory."""
+
+    name: str            # the path or URL as the user gave it (for messages)
+    basename: str        # file name without directories, e.g. "nips2018.json.gz"
+    data: bytes          # decompressed content
+    sha256: str          # of the decompressed content
+
+    @property
+    def stem(self) -> str:
+        """The file name without compression and data suffixes ("nips2018")."""
+        s = self.basename
+        for suf in (".gz", ".json", ".jsonl", ".xml", ".csv", ".tsv"):
+            if s.endswith(suf):
+                s = s[: -len(suf)]
+        return s
+
+    def text(self) -> str:
+        try:
+            return self.data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise SourceError(f"not UTF-8 text (byte {e.start})") from None
+
+
+@dataclass(slots=True)
+class Parsed:
+    """A reader's output for one file."""
+
+    records: list[Record] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)     # one message per skipped record
+
+
+class Reader(Protocol):
+    name: str            # "papercopilot"
+    version: int         # bump to re-parse files whose bytes did not change
+
+    def sniff(self, src: SourceFile) -> bool: ...
+    def file_key(self, src: SourceFile) -> str: ...
+    def parse(self, src: SourceFile) -> Parsed: ...
+
+
+def decompress(raw: bytes, name: str) -> bytes:
+    if raw[:2] != b"\x1f\x8b":
+        return raw
+    try:
+        return gzip.decompress(raw)
+    except (EOFError, OSError, zlib.error):
+        raise SourceError("truncated or corrupt gzip data") from None
+
+
+def load_path(path: Path, display: str | None = None) -> SourceFile:
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise SourceError(f"cannot read file: {e.strerror or e}") from None
+    data = decompress(raw, str(path))
+    return SourceFile(display or str(path), path.name, data, hashlib.sha256(data).hexdigest())
+
+
+def load_url(url: str, timeout: float = 60.0) -> SourceFile:
+    name = unquote(urlsplit(url).path.rsplit("/", 1)[-1]) or "download"
+    req = urllib.request.Request(url, headers={"User-Agent": "paperlist/0.1 (+https://github.com/)"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - http(s) checked by caller
+            raw = resp.read(MAX_DOWNLOAD + 1)
+    except urllib.error.HTTPError as e:
+        raise SourceError(f"download failed: HTTP {e.code} {e.reason}") from None
+    except (urllib.error.URLError, TimeoutError, OSError) as e:
+        reason = getattr(e, "reason", e)
+        raise SourceError(f"download failed: {reason}") from None
+    if len(raw) > MAX_DOWNLOAD:
+        raise SourceError("download is larger than 512 MiB")
+    data = decompress(raw, url)
+    return SourceFile(url, name, data, hashlib.sha256(data).hexdigest())
+
+
+def is_url(s: str) -> bool:
+    return bool(re.match(r"https?://", s, re.I))
+
+
+def is_data_file(path: Path) -> bool:
+    n = path.name.lower()
+    if n.endswith(".gz"):
+        n = n[:-3]
+    return n.endswith(DATA_SUFFIXES) and not n.startswith(("manifest", "readme", "."))
+
+
+def expand(target: str) -> Iterator[tuple[str, Path | None]]:
+    """The inputs a command-line target names: (display name, path or None for a URL).
+    Directories are walked in sorted order; only data files are yielded."""
+    if is_url(target):
+        yield target, None
+        return
+    p = Path(target)
+    if p.is_dir():
+        for root, dirs, files in os.walk(p):
+            dirs.sort()
+            for f in sorted(files):
+                fp = Path(root) / f
+                if is_data_file(fp):
+                    yield str(fp), fp
+    else:
+        yield target, p

@@ -1,0 +1,16 @@
+"""The storage gateway: the only module that speaks SQL. Everything else receives a Store."""
+
+from __future__ import annotations
+
+from .base import SCHEMA_VERSION, StoreError
+from .ingest import FileCounts, FileState, IngestMixin, PaperCounts, encode_record, record_block
+from .read import ReadMixin
+
+
+class Store(IngestMixin, ReadMixin):
+    """A paperlist SQLite store. ``Store(path)`` creates or migrates it; ``readonly=True`` opens
+    an existing one for serving."""
+
+
+__all__ = ["SCHEMA_VERSION", "FileCounts", "FileState", "PaperCounts", "Store", "StoreError", "encode_record",
+           "record_block"]

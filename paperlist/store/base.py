@@ -1,0 +1,140 @@
+"""The connection, the schema and its migrations, and transactions."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator
+
+SCHEMA_VERSION = 1
+
+# from-version -> SQL that upgrades a store to from-version + 1. Add a step whenever schema.sql
+# changes, and bump SCHEMA_VERSION; schema.sql always describes the newest version.
+MIGRATIONS: dict[int, str] = {}
+
+
+class StoreError(Exception):
+    """The store cannot be opened or used; the message is one line."""
+
+
+def utcnow() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+class StoreBase:
+    """Owns the SQLite file. Readers open it read-only; one writer at a time (SQLite's lock)."""
+
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
+        self.path = Path(path)
+        self.readonly = readonly
+        self._local = threading.local()
+        if readonly:
+            if not self.path.exists():
+                raise StoreError(f"no store at {self.path} (run 'paperlist ingest' first)")
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._check_schema()
+
+    # --- connection -------------------------------------------------------------------------
+    @property
+    def db(self) -> sqlite3.Connection:
+        """A connection per thread (sqlite3 connections must not be shared across threads)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.readonly:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False,
+                                   isolation_level=None)
+        else:
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            # Bulk ingests write hundreds of MB: checkpoint rarely (and once at the end, see checkpoint()).
+            conn.execute("PRAGMA wal_autocheckpoint=25000")
+        conn.execute("PRAGMA cache_size=-65536")
+        conn.execute("PRAGMA temp_store=MEMORY")
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the database file and truncate it."""
+        if not self.readonly:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (nothing half-written)."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        else:
+            db.execute("COMMIT")
+
+    # --- schema -----------------------------------------------------------------------------
+    def _check_schema(self) -> None:
+        try:
+            version = self.schema_version()
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path} is not a paperlist store: {e}") from None
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} has schema version {version}; this paperlist knows up to "
+                             f"{SCHEMA_VERSION} (upgrade paperlist)")
+        if self.readonly:
+            if version == 0:
+                raise StoreError(f"{self.path} is empty (run 'paperlist ingest' first)")
+            if version < SCHEMA_VERSION:
+                raise StoreError(f"{self.path} has schema version {version}; open it once for writing "
+                                 "(any 'paperlist ingest') to migrate it")
+            return
+        if version == 0:
+            sql = resources.files("paperlist.store").joinpath("schema.sql").read_text("utf-8")
+            with self.transaction() as db:
+                for stmt in _statements(sql):
+                    db.execute(stmt)
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('created_at', ?)", (utcnow(),))
+            return
+        while version < SCHEMA_VERSION:
+            with self.transaction() as db:
+                for stmt in _statements(MIGRATIONS[version]):
+                    db.execute(stmt)
+                version += 1
+                db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
+
+    def schema_version(self) -> int:
+        row = self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+        if row is None:
+            return 0
+        v = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        return int(v[0]) if v else 0
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, db: sqlite3.Connection, key: str, value: Any) -> None:
+        db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, str(value)))
+
+
+def _statements(sql: str) -> list[str]:
+    lines = [ln for ln in sql.splitlines() if not ln.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

@@ -1,0 +1,104 @@
+"""Reads: papers by id (and by retired or external id), corpus figures, venues."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import orjson
+
+from ..models import Author, Paper
+from .base import StoreBase
+
+
+class ReadMixin(StoreBase):
+    def get_paper(self, paper_id: str) -> Paper | None:
+        row = self.db.execute("SELECT * FROM papers WHERE id=?", (paper_id,)).fetchone()
+        return self._paper(row) if row else None
+
+    def get_papers(self, ids: list[str]) -> list[Paper]:
+        """Papers in the order of ``ids`` (unknown ids are left out)."""
+        if not ids:
+            return []
+        out: dict[str, Paper] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            q = f"SELECT * FROM papers WHERE id IN ({','.join('?' * len(chunk))})"  # noqa: S608
+            for row in self.db.execute(q, chunk):
+                out[row["id"]] = self._paper(row)
+        return [out[i] for i in ids if i in out]
+
+    def resolve_id(self, ref: str) -> list[str]:
+        """Paper ids for a reference: a paper id, a retired id, or an external id
+        (doi, arXiv, OpenReview, ACL Anthology, or a source's own id such as papercopilot's)."""
+        ref = ref.strip()
+        if self.db.execute("SELECT 1 FROM papers WHERE id=?", (ref,)).fetchone():
+            return [ref]
+        row = self.db.execute("SELECT paper_id FROM paper_aliases WHERE old_id=?", (ref,)).fetchone()
+        if row:
+            return [row[0]]
+        hits = [r[0] for r in self.db.execute(
+            "SELECT DISTINCT paper_id FROM paper_ids WHERE value=? OR value=? ORDER BY paper_id",
+            (ref, ref.lower()))]
+        if hits:
+            return hits
+        return [r[0] for r in self.db.execute(
+            "SELECT DISTINCT paper_id FROM records WHERE key=? AND paper_id IS NOT NULL ORDER BY paper_id",
+            (ref,))]
+
+    def _paper(self, row: sqlite3.Row) -> Paper:
+        pid = row["id"]
+        authors = [Author(name=r[0], key=r[1], affiliation=r[2]) for r in self.db.execute(
+            "SELECT name, author_key, affiliation FROM paper_authors WHERE paper_id=? ORDER BY position", (pid,))]
+        links = [(r[0], r[1]) for r in self.db.execute("SELECT kind, url FROM links WHERE paper_id=?", (pid,))]
+        keywords = [r[0] for r in self.db.execute(
+            "SELECT keyword FROM keywords WHERE paper_id=? ORDER BY position", (pid,))]
+        return Paper(
+            id=pid, venue=row["venue"], year=row["year"], title=row["title"], title_plain=row["title_plain"],
+            authors=authors, abstract=row["abstract"], abstract_plain=row["abstract_plain"], track=row["track"],
+            status=row["status"], accepted=bool(row["accepted"]), keywords=keywords,
+            primary_area=row["primary_area"], links=links, ids=orjson.loads(row["ids"]),
+            citations=row["citations"], bibtex=row["bibtex"], tldr=row["tldr"], summary_zh=row["summary_zh"],
+            award=row["award"], sources=orjson.loads(row["sources"]), provenance=orjson.loads(row["provenance"]),
+            extra=orjson.loads(row["extra"]),
+        )
+
+    # --- figures ----------------------------------------------------------------------------
+    def stats(self) -> dict[str, Any]:
+        q = self.db.execute
+        p = q("SELECT count(*), coalesce(sum(accepted),0), count(abstract), count(DISTINCT venue),"
+              " count(DISTINCT venue || ':' || year) FROM papers").fetchone()
+        # "venues" counts top-level venues: Findings of ACL is a sub-venue of ACL, not a venue of its own.
+        top = q("SELECT count(DISTINCT coalesce(v.parent, p.venue)) FROM (SELECT DISTINCT venue FROM papers) p"
+                " LEFT JOIN venues v ON v.key = p.venue").fetchone()[0]
+        return {
+            "papers": p[0], "accepted": p[1], "with_abstract": p[2], "venues": top, "venue_keys": p[3],
+            "venue_years": p[4],
+            "authors": q("SELECT count(*) FROM authors").fetchone()[0],
+            "records": q("SELECT count(*) FROM records").fetchone()[0],
+            "files": q("SELECT count(*) FROM files").fetchone()[0],
+            "sources": dict(q("SELECT source, count(*) FROM files GROUP BY source ORDER BY source").fetchall()),
+            "pending_merge": q("SELECT count(*) FROM dirty_blocks").fetchone()[0],
+        }
+
+    def venue_rows(self) -> list[dict[str, Any]]:
+        """Every venue with its paper counts and years (venues without papers included)."""
+        counts = {r[0]: (r[1], r[2], r[3], r[4]) for r in self.db.execute(
+            "SELECT venue, count(*), sum(accepted), min(year), max(year) FROM papers GROUP BY venue")}
+        years: dict[str, list[int]] = {}
+        for v, y in self.db.execute("SELECT DISTINCT venue, year FROM papers ORDER BY venue, year"):
+            years.setdefault(v, []).append(y)
+        out = []
+        for r in self.db.execute("SELECT * FROM venues ORDER BY key"):
+            n, acc, lo, hi = counts.get(r["key"], (0, 0, None, None))
+            out.append({
+                "key": r["key"], "short": r["short"], "name": r["name"], "field": r["field"], "kind": r["kind"],
+                "parent": r["parent"], "aliases": orjson.loads(r["aliases"]), "known": bool(r["known"]),
+                "papers": n, "accepted": acc or 0, "years": years.get(r["key"], []),
+            })
+        return out
+
+    def author_papers(self, key: str) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT pa.paper_id FROM paper_authors pa JOIN papers p ON p.id = pa.paper_id"
+            " WHERE pa.author_key=? ORDER BY p.year DESC, p.id", (key,))]

@@ -1,0 +1,130 @@
+-- paperlist store schema. The version lives in meta('schema_version'); store/migrations.py
+-- upgrades older files step by step. Everything below `records` is derived by the merge and
+-- can be rebuilt from `records` alone.
+
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- One row per ingested source file, keyed independently of where it was read from.
+CREATE TABLE IF NOT EXISTS files (
+    key            TEXT PRIMARY KEY,          -- "papercopilot:nips2018"
+    source         TEXT NOT NULL,             -- reader name
+    location       TEXT NOT NULL,             -- last path or URL it was read from
+    sha256         TEXT NOT NULL,             -- of the decompressed bytes
+    reader_version INTEGER NOT NULL,
+    records        INTEGER NOT NULL,
+    skipped        INTEGER NOT NULL,
+    ingested_at    TEXT NOT NULL              -- ISO 8601, UTC
+) WITHOUT ROWID;
+
+-- Normalized source records: the source of truth for everything below.
+CREATE TABLE IF NOT EXISTS records (
+    file     TEXT NOT NULL,
+    key      TEXT NOT NULL,
+    source   TEXT NOT NULL,
+    block    TEXT NOT NULL,                   -- "<venue family>:<year>": records that may match
+    hash     TEXT NOT NULL,
+    data     BLOB NOT NULL,                   -- the Record as JSON
+    paper_id TEXT,
+    PRIMARY KEY (file, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS records_block ON records(block);
+CREATE INDEX IF NOT EXISTS records_paper ON records(paper_id);
+
+-- Blocks whose records changed since they were last merged (survives an interrupted ingest).
+CREATE TABLE IF NOT EXISTS dirty_blocks (
+    block TEXT PRIMARY KEY
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS venues (
+    key      TEXT PRIMARY KEY,
+    short    TEXT NOT NULL,
+    name     TEXT NOT NULL,
+    field    TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    parent   TEXT,
+    family   TEXT NOT NULL,
+    aliases  TEXT NOT NULL,                   -- JSON list
+    known    INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS papers (
+    id             TEXT PRIMARY KEY,
+    block          TEXT NOT NULL,
+    venue          TEXT NOT NULL,
+    family         TEXT NOT NULL,
+    year           INTEGER NOT NULL,
+    title          TEXT NOT NULL,             -- display form (LaTeX / markdown kept)
+    title_plain    TEXT NOT NULL,
+    abstract       TEXT,
+    abstract_plain TEXT,
+    track          TEXT,
+    status         TEXT,
+    accepted       INTEGER NOT NULL,
+    primary_area   TEXT,
+    citations      INTEGER,
+    bibtex         TEXT,
+    tldr           TEXT,
+    summary_zh     TEXT,
+    award          TEXT,
+    n_authors      INTEGER NOT NULL,
+    ids            TEXT NOT NULL,             -- JSON {kind: id}
+    sources        TEXT NOT NULL,             -- JSON list of record refs
+    provenance     TEXT NOT NULL,             -- JSON {field: "source:file"}
+    extra          TEXT NOT NULL,             -- JSON: source fields we do not model
+    hash           TEXT NOT NULL,
+    updated_at     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS papers_block ON papers(block);
+CREATE INDEX IF NOT EXISTS papers_venue_year ON papers(venue, year, status);
+CREATE INDEX IF NOT EXISTS papers_family_year ON papers(family, year);
+CREATE INDEX IF NOT EXISTS papers_year ON papers(year);
+CREATE INDEX IF NOT EXISTS papers_status ON papers(status);
+
+CREATE TABLE IF NOT EXISTS paper_authors (
+    paper_id    TEXT NOT NULL,
+    position    INTEGER NOT NULL,
+    author_key  TEXT NOT NULL,
+    name        TEXT NOT NULL,                -- as the chosen source writes it
+    affiliation TEXT,
+    PRIMARY KEY (paper_id, position)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS paper_authors_author ON paper_authors(author_key);
+
+CREATE TABLE IF NOT EXISTS authors (
+    key    TEXT PRIMARY KEY,
+    name   TEXT NOT NULL,                     -- the most common written form
+    papers INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS links (
+    paper_id TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    url      TEXT NOT NULL,
+    PRIMARY KEY (paper_id, kind, url)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS keywords (
+    paper_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    keyword  TEXT NOT NULL,
+    PRIMARY KEY (paper_id, position)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS keywords_keyword ON keywords(keyword COLLATE NOCASE);
+
+-- External ids (doi, arxiv, openreview, acl) -> paper.
+CREATE TABLE IF NOT EXISTS paper_ids (
+    kind     TEXT NOT NULL,
+    value    TEXT NOT NULL,
+    paper_id TEXT NOT NULL,
+    PRIMARY KEY (kind, value, paper_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS paper_ids_paper ON paper_ids(paper_id);
+
+-- Ids that a re-merge retired, pointing at the paper that now holds their records.
+CREATE TABLE IF NOT EXISTS paper_aliases (
+    old_id   TEXT PRIMARY KEY,
+    paper_id TEXT NOT NULL
+) WITHOUT ROWID;

@@ -1,0 +1,121 @@
+"""Text cleanup shared by every source: entity decoding, whitespace, LaTeX/markdown to plain text,
+and the folded keys used to match titles and names across sources."""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from functools import lru_cache
+
+_WS = re.compile(r"\s+")
+_NON_ALNUM = re.compile(r"[\W_]+")
+_CTRL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200c\u200d\ufeff]")
+_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]{1,31});")
+
+
+def clean(value: object) -> str:
+    """Decode HTML entities (sources sometimes double-encode them), drop control characters,
+    fold whitespace and normalize to NFC. Non-strings become ""."""
+    if not isinstance(value, str):
+        return ""
+    s = value
+    if s.isascii() and s.isprintable() and "&" not in s and "  " not in s:
+        return s.strip()          # the common case, without regexes
+    for _ in range(3):          # "&amp;#x27;" -> "&#x27;" -> "'"
+        if "&" not in s or not _ENTITY.search(s):
+            break
+        s = html.unescape(s)
+    s = _CTRL.sub("", s)
+    s = _WS.sub(" ", s).strip()
+    return unicodedata.normalize("NFC", s)
+
+
+def clean_multiline(value: object) -> str:
+    """Like clean() but keeps paragraph breaks (for abstracts and summaries)."""
+    if not isinstance(value, str):
+        return ""
+    paras = [clean(p) for p in re.split(r"\n\s*\n", value.replace("\r\n", "\n"))]
+    return "\n\n".join(p for p in paras if p)
+
+
+def fold(s: str) -> str:
+    """ASCII-fold: strip accents and compatibility forms ("Jérémy" -> "Jeremy", "ℓ" -> "l")."""
+    if s.isascii():
+        return s
+    s = unicodedata.normalize("NFKD", s)
+    return "".join(c for c in s if not unicodedata.combining(c))
+
+
+_LATEX_HINT = re.compile(r"[\\$]")
+_MD_EMPH = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
+_STYLE = re.compile(r"\\(?:text(?:bf|it|sc|tt|rm|sf|normal|up)?|emph|math(?:bf|rm|cal|bb|it|sf|tt|frak|scr)|"
+                    r"operatorname|boldsymbol|bm|underline|hat|tilde|bar|vec|widehat|widetilde|overline|"
+                    r"mbox|hbox|textsuperscript|textsubscript)\b\s*")
+_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_DROP = re.compile(r"\\(?:cite[pt]?|ref|eqref|label|footnote|vspace|hspace)\*?\s*(?:\[[^\]]*\])?\{[^{}]*\}")
+_URL = re.compile(r"\\(?:url|href)\s*\{([^{}]*)\}(?:\{([^{}]*)\})?")
+_ACCENT = re.compile(r"\\(['`^\"~=.]|[cvuHk](?=[\s{]))\s*\{?\\?([a-zA-Z])\}?")
+_ACCENTS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
+            ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "k": "\u0328"}
+# escaped specials (\\$, \\%) are parked on private-use characters while $ { } are stripped
+_PROTECT = {c: chr(0xE000 + i) for i, c in enumerate("%&#$_{}")}
+_RESTORE = str.maketrans({v: k for k, v in _PROTECT.items()})
+_MACRO = re.compile(r"\\([a-zA-Z]+)\*?(\s*)(?=(.?))")
+_ESCAPED = re.compile(r"\\([%&#$_{}\\ ,;:!])")
+
+
+@lru_cache(maxsize=1)
+def _symbols() -> dict[str, str]:
+    """Macro name -> text for LaTeX's argument-less symbols (\\alpha -> α), from pylatexenc's tables."""
+    from pylatexenc.latex2text import get_default_latex_context_db
+
+    db = get_default_latex_context_db()
+    out: dict[str, str] = {}
+    for cat in db.categories():
+        for spec in db.iter_macro_specs([cat]):
+            repl = getattr(spec, "simplify_repl", None)
+            if isinstance(repl, str) and "%" not in repl and spec.macroname not in out:
+                out[spec.macroname] = repl
+    return out
+
+
+def plain(s: str | None) -> str:
+    """Plain text for indexing and snippets: LaTeX commands and math turned into text
+    (\\alpha -> α, \\textbf{X} -> X, \\frac{a}{b} -> a/b), markdown emphasis markers dropped.
+    Text without LaTeX or markdown is returned as is. Fast: regexes over pylatexenc's symbol table
+    (its full parser costs ~0.6 ms per abstract, too slow for 200k papers)."""
+    if not s:
+        return ""
+    if "*" in s or "__" in s:
+        s = _MD_EMPH.sub(lambda m: m.group(2) or m.group(3) or "", s)
+    if not _LATEX_HINT.search(s):
+        return s
+    sym = _symbols()
+    s = _DROP.sub("", s)
+    s = _URL.sub(lambda m: m.group(2) or m.group(1), s)
+    s = _STYLE.sub("", s)
+    for _ in range(2):
+        s = _FRAC.sub(r"\1/\2", s)
+    s = _ACCENT.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), s)
+    s = _ESCAPED.sub(lambda m: " " if m.group(1) in "\\ ,;:!" else _PROTECT[m.group(1)], s)
+    s = _MACRO.sub(lambda m: sym.get(m.group(1), m.group(1)) + (" " if m.group(2) or m.group(3).isalnum() or (m.group(3) == "{" and m.group(1) not in sym) else ""), s)
+    s = s.replace("$", "").replace("{", "").replace("}", "").replace("~", " ").replace("\\", "")
+    s = s.translate(_RESTORE)
+    s = re.sub(r"\s+([,.;:)\]])", r"\1", s)
+    return _WS.sub(" ", s).strip()
+
+
+def title_key(title: str) -> str:
+    """The key two titles must share to be the same title: plain text, folded, lower case,
+    letters and digits only ("$\\ell_1$-Regression" and "ℓ1 regression" agree)."""
+    return _NON_ALNUM.sub("", fold(plain(title)).lower())
+
+
+def words(s: str) -> list[str]:
+    """Lower-case folded word tokens."""
+    return re.findall(r"[a-z0-9]+", fold(s).lower())
+
+
+def slugify(s: str, max_len: int = 80) -> str:
+    return "-".join(words(s))[:max_len].strip("-")

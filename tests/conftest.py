@@ -1,0 +1,84 @@
+"""Shared test fixtures: a real SQLite store in a temp home, the CLI run in-process, and the
+real corpus when ../shared/data is present."""
+
+from __future__ import annotations
+
+import http.server
+import shutil
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from click.testing import CliRunner, Result
+
+from paperlist.cli import main
+from paperlist.ingest import ingest
+from paperlist.store import Store
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PAPERCOPILOT = FIXTURES / "papercopilot"
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def run_cli(home: Path, *args: str) -> Result:
+    """Run `paperlist --home HOME ARGS...` in-process; stdout and stderr kept apart."""
+    return CliRunner().invoke(main, ["--home", str(home), *args], catch_exceptions=False)
+
+
+def snapshot(db_path: Path) -> list[str]:
+    """Every row of every table, as SQL text: equal snapshots mean an unchanged store."""
+    conn = sqlite3.connect(db_path)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def store(home: Path) -> Store:
+    return Store(home / "paperlist.db")
+
+
+@pytest.fixture(scope="session")
+def pc_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """The papercopilot fixtures, ingested once for read-only tests."""
+    home = tmp_path_factory.mktemp("pc")
+    st = Store(home / "paperlist.db")
+    rep = ingest(st, [str(PAPERCOPILOT)], jobs=1)
+    assert rep.failed == 0
+    return st
+
+
+def shared_data(sub: str = "") -> Path:
+    path = SHARED_DATA / sub
+    if not path.exists():
+        pytest.skip(f"real corpus not present at {path}")
+    return path
+
+
+@pytest.fixture
+def http_root(tmp_path: Path) -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 serving a copy of the papercopilot fixtures from tmp_path/www."""
+    root = tmp_path / "www"
+    shutil.copytree(PAPERCOPILOT, root)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a: object, **k: object) -> None:
+            super().__init__(*a, directory=str(root), **k)  # type: ignore[misc]
+
+        def log_message(self, *a: object) -> None:
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+    srv.server_close()

@@ -1,0 +1,177 @@
+"""Ingest into a real SQLite store: counts, idempotence, updates in place, stable ids, bad input."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperlist.ingest import ingest, merge_pending
+from paperlist.sources import load_path, detect
+from paperlist.store import Store, encode_record
+
+from .conftest import PAPERCOPILOT, run_cli, snapshot
+
+N_FIXTURE_PAPERS = 16   # records in tests/fixtures/papercopilot minus 2 skipped
+
+
+def copy_fixtures(tmp_path: Path) -> Path:
+    d = tmp_path / "src"
+    shutil.copytree(PAPERCOPILOT, d)
+    return d
+
+
+def test_ingest_counts_and_idempotence(store: Store, tmp_path: Path) -> None:
+    src = copy_fixtures(tmp_path)
+    rep = ingest(store, [str(src)], jobs=1)
+    assert rep.failed == 0 and len(rep.files) == 8
+    t = rep.totals()
+    assert (t.new, t.updated, t.unchanged, t.removed, t.skipped) == (N_FIXTURE_PAPERS, 0, 0, 0, 2)
+    assert rep.papers.new == N_FIXTURE_PAPERS
+    before = snapshot(store.path)
+    again = ingest(store, [str(src)], jobs=1)
+    t2 = again.totals()
+    assert (t2.new, t2.updated, t2.unchanged, t2.skipped) == (0, 0, N_FIXTURE_PAPERS, 2)
+    assert all(f.status == "unchanged" for f in again.files)
+    assert snapshot(store.path) == before
+    forced = ingest(store, [str(src)], force=True, jobs=1)            # re-parsed, still nothing changes
+    assert forced.totals().unchanged == N_FIXTURE_PAPERS and forced.papers.new == 0
+    assert snapshot(store.path) == before
+
+
+def test_parallel_workers_give_the_same_store(tmp_path: Path) -> None:
+    a, b = Store(tmp_path / "a.db"), Store(tmp_path / "b.db")
+    ingest(a, [str(PAPERCOPILOT)], jobs=1)
+    ingest(b, [str(PAPERCOPILOT)], jobs=2)
+    assert [r for r in a.db.execute("SELECT id, hash FROM papers ORDER BY id")] == \
+        [r for r in b.db.execute("SELECT id, hash FROM papers ORDER BY id")]
+
+
+def test_stats_and_shared_author_keys(pc_store: Store) -> None:
+    s = pc_store.stats()
+    assert s["papers"] == N_FIXTURE_PAPERS and s["files"] == 8
+    assert s["accepted"] == N_FIXTURE_PAPERS - 3          # withdrawn, rejected, desk-rejected
+    assert s["venues"] == 8 and s["venue_keys"] == 9       # Findings of ACL is a sub-venue of ACL
+    # "Lijun Zhang" at NeurIPS 2018 and CVPR 2023 is one author key with two papers
+    papers = pc_store.get_papers(pc_store.author_papers("lijun-zhang"))
+    assert sorted((p.venue, p.year) for p in papers) == [("cvpr", 2023), ("neurips", 2018)]
+    # "Zhi-Hua Zhou" and "Zhou, Zhi-Hua" too
+    assert len(pc_store.author_papers("zhihua-zhou")) == 2
+
+
+def test_paper_ids_are_stable_across_stores_and_found_by_source_id(tmp_path: Path, pc_store: Store) -> None:
+    other = Store(tmp_path / "other.db")
+    ingest(other, [str(PAPERCOPILOT / "nips")], jobs=1)
+    (pid,) = pc_store.resolve_id("11127")
+    assert other.resolve_id("11127") == [pid] and pid.startswith("neurips2018-")
+    p = pc_store.get_paper(pid)
+    assert p is not None and [a.name for a in p.authors] == ["Lijun Zhang", "Zhi-Hua Zhou"]
+    assert p.provenance["title"] == "papercopilot:papercopilot:nips2018"
+    (cvpr,) = pc_store.resolve_id("2211.12018")               # arXiv ids resolve too
+    assert cvpr.startswith("cvpr2023-")
+
+
+def test_changed_record_is_updated_in_place_and_removed_record_goes(store: Store, tmp_path: Path) -> None:
+    src = copy_fixtures(tmp_path)
+    ingest(store, [str(src)], jobs=1)
+    (pid,) = store.resolve_id("11127")
+    f = src / "nips" / "nips2018.json"
+    data = json.loads(f.read_text())
+    data[0]["abstract"] = "A corrected abstract that is long enough to be kept."
+    del data[2]
+    f.write_text(json.dumps(data))
+    rep = ingest(store, [str(src)], jobs=1)
+    nips = next(fr for fr in rep.files if fr.key == "papercopilot:nips2018")
+    assert (nips.counts.new, nips.counts.updated, nips.counts.unchanged, nips.counts.removed) == (0, 1, 1, 1)
+    assert (rep.papers.new, rep.papers.updated, rep.papers.removed) == (0, 1, 1)
+    assert store.resolve_id("11127") == [pid]
+    paper = store.get_paper(pid)
+    assert paper is not None and paper.abstract == "A corrected abstract that is long enough to be kept."
+    assert store.resolve_id("11129") == []
+    assert store.stats()["papers"] == N_FIXTURE_PAPERS - 1
+
+
+def test_interrupted_merge_is_finished_later(store: Store) -> None:
+    src = load_path(PAPERCOPILOT / "nips" / "nips2018.json")
+    reader = detect(src)
+    parsed = reader.parse(src)
+    # the file stage committed, the merge never ran (as after Ctrl-C)
+    store.replace_file_records(reader.file_key(src), reader.name, "x", src.sha256, reader.version,
+                               [encode_record(r) for r in parsed.records], 0)
+    assert store.stats()["pending_merge"] == 1 and store.stats()["papers"] == 0
+    counts = merge_pending(store)
+    assert counts.new == 3 and store.stats()["pending_merge"] == 0
+
+
+BAD_FILES = [
+    ("nips2020.json", b"{not json", "not valid JSON"),
+    ("nips2020.json.gz", gzip.compress(b'[{"title": "A"}]' * 50)[:40], "truncated or corrupt gzip data"),
+    ("nips2020.json", b'{"title": "an object"}', "expected a JSON list of papers, found an object"),
+    ("nips.json", b'[{"title": "A"}]', "file name 'nips.json' has no year"),
+    ("nips2020.json", b"\xff\xfe[]", "not valid JSON"),
+]
+
+
+@pytest.mark.parametrize("name, content, message", BAD_FILES)
+def test_bad_files_fail_cleanly_and_leave_the_store_unchanged(home: Path, tmp_path: Path, name: str,
+                                                              content: bytes, message: str) -> None:
+    assert run_cli(home, "ingest", "-q", str(PAPERCOPILOT / "nips")).exit_code == 0
+    before = snapshot(home / "paperlist.db")
+    bad = tmp_path / name
+    bad.write_bytes(content)
+    result = run_cli(home, "ingest", "-q", str(bad))
+    assert result.exit_code == 1
+    lines = [ln for ln in result.stderr.splitlines() if ln.startswith("failed")]
+    assert len(lines) == 1 and str(bad) in lines[0] and message in lines[0]
+    assert "Traceback" not in result.stderr + result.stdout
+    assert snapshot(home / "paperlist.db") == before
+
+
+def test_a_bad_file_does_not_stop_the_good_ones(home: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "nips2020.json"
+    bad.write_bytes(b"[{]")
+    result = run_cli(home, "ingest", "-q", str(bad), str(PAPERCOPILOT / "kdd"))
+    assert result.exit_code == 1
+    assert Store(home / "paperlist.db").stats()["papers"] == 1
+
+
+def test_record_level_problems_are_counted_and_named(home: Path, tmp_path: Path) -> None:
+    f = tmp_path / "icml2020.json"
+    f.write_text(json.dumps([{"title": "Good One", "author": "A B"}, {"author": "No Title"},
+                             {"title": ["not", "text"]}, {"title": "Good Two", "author": 7}]))
+    result = run_cli(home, "ingest", "-q", str(f))
+    assert result.exit_code == 0
+    assert "skipped    3" in result.stdout or "skipped    3" in result.stdout.replace("  ", " ")
+    assert f"skipped {f}: record 1: record has no title" in result.stderr
+    assert f"skipped {f}: record 2: 'title' should be text, found a list" in result.stderr
+    assert Store(home / "paperlist.db").stats()["papers"] == 1
+
+
+def test_missing_path_and_unknown_files(home: Path, tmp_path: Path) -> None:
+    d = tmp_path / "mixed"
+    d.mkdir()
+    (d / "README.md").write_text("not data")
+    (d / "notes.json").write_text('{"what": "not a paper list"}')
+    shutil.copy(PAPERCOPILOT / "kdd" / "kdd2024.json", d)
+    result = run_cli(home, "ingest", "-q", str(d), str(tmp_path / "nope.json"))
+    assert result.exit_code == 1
+    assert "ignored   " in result.stdout and "notes.json: unrecognized file format" in result.stdout
+    assert f"failed    {tmp_path / 'nope.json'}: no such file or directory" in result.stderr
+    assert Store(home / "paperlist.db").stats()["papers"] == 1
+
+
+def test_ingest_from_url_matches_local_file(home: Path, http_root: str, tmp_path: Path) -> None:
+    result = run_cli(home, "ingest", "-q", f"{http_root}/nips/nips2018.json", f"{http_root}/nips/nips2099.json")
+    assert result.exit_code == 1
+    assert "download failed: HTTP 404" in result.stderr
+    local = Store(tmp_path / "local.db")
+    ingest(local, [str(PAPERCOPILOT / "nips" / "nips2018.json")], jobs=1)
+    remote = Store(home / "paperlist.db")
+    assert [tuple(r) for r in remote.db.execute("SELECT id, hash FROM papers ORDER BY id")] == \
+        [tuple(r) for r in local.db.execute("SELECT id, hash FROM papers ORDER BY id")]
+    # the same file from a URL and from disk is one file (keyed by name, not location)
+    again = run_cli(home, "ingest", "-q", str(PAPERCOPILOT / "nips" / "nips2018.json"))
+    assert "unchanged" in again.stdout
