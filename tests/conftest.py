@@ -4,6 +4,7 @@ real corpus when ../shared/data is present."""
 from __future__ import annotations
 
 import http.server
+import os
 import shutil
 import sqlite3
 import threading
@@ -15,11 +16,12 @@ from click.testing import CliRunner, Result
 
 from paperlist.cli import main
 from paperlist.ingest import ingest
+from paperlist.origins import default_data_dir
 from paperlist.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAPERCOPILOT = FIXTURES / "papercopilot"
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED_DATA = Path(os.environ.get("PAPERLIST_SHARED_DATA") or default_data_dir() or "/nonexistent/shared/data")
 
 
 def run_cli(home: Path, *args: str) -> Result:

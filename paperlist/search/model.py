@@ -1,0 +1,76 @@
+"""The search contract every interface (pages, API, CLI, MCP) shares.
+
+A ``SearchRequest`` is what a user asked (free text in the query language plus explicit filters);
+a ``SearchResult`` is what they get. The engine behind it lives in paperlist/search and
+paperlist/index; callers only see these types and ``Searcher.search(request)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SORTS = ("relevance", "newest", "oldest", "title", "citations")
+MODES = ("keyword", "semantic", "hybrid")
+MAX_PER_PAGE = 100
+MAX_WINDOW = 10_000          # page * per_page may not pass this
+MAX_QUERY_CHARS = 1_000      # longer queries are cut, not refused
+
+
+@dataclass(slots=True)
+class SearchRequest:
+    q: str = ""                                       # query language: words, "phrases", -x, field:value
+    venues: list[str] = field(default_factory=list)   # venue keys or aliases ("nips" ok); OR-ed
+    year_from: int | None = None
+    year_to: int | None = None
+    statuses: list[str] = field(default_factory=list)  # canonical statuses; OR-ed
+    accepted: bool | None = None
+    tracks: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)    # topic slugs (once topics exist)
+    sort: str = "relevance"                            # one of SORTS; browse mode defaults to status, title
+    page: int = 1
+    per_page: int = 20
+    mode: str = "keyword"                              # one of MODES
+    facets: bool = True                                # compute facet counts over the whole match set
+    snippets: bool = True                              # highlighted title and abstract snippet
+
+
+@dataclass(slots=True)
+class Hit:
+    id: str
+    title: str                      # display form (may hold LaTeX / markdown), NOT escaped
+    title_html: str                 # plain title, HTML-escaped, matches wrapped in <mark>
+    authors: list[str]              # display names, in order
+    author_keys: list[str]
+    venue: str                      # canonical key
+    venue_short: str                # "NeurIPS"
+    year: int
+    status: str | None
+    accepted: bool
+    track: str | None
+    citations: int | None
+    abstract_html: str              # snippet of the plain abstract, HTML-escaped, <mark> on matches; "" if none
+    score: float
+
+
+@dataclass(slots=True)
+class FacetValue:
+    value: str                      # the filter value ("neurips", "2024", "oral")
+    label: str                      # what to show ("NeurIPS", "2024", "oral")
+    count: int
+
+
+@dataclass(slots=True)
+class SearchResult:
+    request: SearchRequest
+    total: int
+    hits: list[Hit]
+    facets: dict[str, list[FacetValue]]   # "venue", "year", "status" (and "topic" later)
+    took_ms: float
+    suggestion: str | None = None          # "did you mean" query, when matches are poor
+    interpreted: dict[str, Any] = field(default_factory=dict)  # parsed filters, translated terms, notes
+
+    @property
+    def pages(self) -> int:
+        per = max(1, self.request.per_page)
+        return min((self.total + per - 1) // per, max(1, MAX_WINDOW // per))
