@@ -46,6 +46,7 @@ FIELD_PRIORITY: dict[str, tuple[str, ...]] = {
     "award": ("papercopilot", "openreview", "acl", "mlanthology"),
     "links": ("acl", "papercopilot", "openreview", "mlanthology"),
     "keywords": ("openreview", "papercopilot", "acl", "mlanthology"),
+    "biblio": ("acl", "mlanthology", "papercopilot", "openreview"),
 }
 STRONG_IDS = ("openreview", "acl", "doi", "arxiv")
 FUZZY_MIN = 92.0
@@ -295,6 +296,10 @@ def build_paper(recs: list[Record], paper_id: str) -> Paper:
             if fold(k).lower() not in seen_kw:
                 seen_kw.add(fold(k).lower())
                 keywords.append(k)
+    biblio: dict[str, str] = {}
+    for r in sorted(recs, key=lambda r: _rank("biblio", r.source)):
+        for k, v in r.biblio.items():
+            biblio.setdefault(k, v)
     cites = [r.citations for r in recs if r.citations is not None]
     extra = {ref(r): r.extra for r in recs if r.extra}
     st = status if isinstance(status, str) else None
@@ -308,7 +313,7 @@ def build_paper(recs: list[Record], paper_id: str) -> Paper:
         tldr=picked["tldr"] if isinstance(picked["tldr"], str) else None,
         summary_zh=picked["summary_zh"] if isinstance(picked["summary_zh"], str) else None,
         award=picked["award"] if isinstance(picked["award"], str) else None,
-        sources=sorted(ref(r) for r in recs),
+        biblio=dict(sorted(biblio.items())), sources=sorted(ref(r) for r in recs),
         provenance={k: v for k, v in provenance.items() if v}, extra=extra,
     )
 

@@ -70,6 +70,7 @@ class Record:
     tldr: str | None = None
     summary_zh: str | None = None
     award: str | None = None
+    biblio: dict[str, str] = field(default_factory=dict)  # bibkey, booktitle, journal, volume, pages, publisher ...
     extra: dict[str, Any] = field(default_factory=dict)   # source fields we do not model
 
     def to_dict(self) -> dict[str, Any]:
@@ -109,6 +110,7 @@ class Paper:
     tldr: str | None = None
     summary_zh: str | None = None
     award: str | None = None
+    biblio: dict[str, str] = field(default_factory=dict)         # unioned by field priority
     sources: list[str] = field(default_factory=list)             # record refs "source:file#key"
     provenance: dict[str, str] = field(default_factory=dict)     # field -> "source:file"
     extra: dict[str, Any] = field(default_factory=dict)

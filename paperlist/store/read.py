@@ -59,7 +59,7 @@ class ReadMixin(StoreBase):
             status=row["status"], accepted=bool(row["accepted"]), keywords=keywords,
             primary_area=row["primary_area"], links=links, ids=orjson.loads(row["ids"]),
             citations=row["citations"], bibtex=row["bibtex"], tldr=row["tldr"], summary_zh=row["summary_zh"],
-            award=row["award"], sources=orjson.loads(row["sources"]), provenance=orjson.loads(row["provenance"]),
+            award=row["award"], biblio=orjson.loads(row["biblio"]), sources=orjson.loads(row["sources"]), provenance=orjson.loads(row["provenance"]),
             extra=orjson.loads(row["extra"]),
         )
 

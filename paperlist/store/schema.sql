@@ -70,6 +70,7 @@ CREATE TABLE IF NOT EXISTS papers (
     summary_zh     TEXT,
     award          TEXT,
     n_authors      INTEGER NOT NULL,
+    biblio         TEXT NOT NULL,             -- JSON {bibkey, booktitle, journal, volume, pages, ...}
     ids            TEXT NOT NULL,             -- JSON {kind: id}
     sources        TEXT NOT NULL,             -- JSON list of record refs
     provenance     TEXT NOT NULL,             -- JSON {field: "source:file"}
