@@ -148,6 +148,8 @@ def merge_pending(store: Store, report: IngestReport | None = None, progress: Pr
                   ex: Executor | None = None, jobs: int = 1) -> PaperCounts:
     """Merge every block whose records changed; each block is one transaction."""
     total = PaperCounts()
+    if store.meta("merge_version") != str(merge.MERGE_VERSION):
+        store.mark_all_dirty()          # the merge rules changed since this store was merged
     blocks = store.dirty_blocks()
     own = ex is None
     if own:
@@ -166,6 +168,7 @@ def merge_pending(store: Store, report: IngestReport | None = None, progress: Pr
         store.refresh_authors()
         store.sync_venues()
         store.checkpoint()
+    store.set_merge_version(merge.MERGE_VERSION)
     if report is not None:
         report.papers.add(total)
         report.blocks_merged += len(blocks)

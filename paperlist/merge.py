@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
@@ -49,13 +48,18 @@ FIELD_PRIORITY: dict[str, tuple[str, ...]] = {
     "biblio": ("acl", "mlanthology", "papercopilot", "openreview"),
 }
 STRONG_IDS = ("openreview", "acl", "doi", "arxiv")
+# Bump when matching or field choice changes: stores merged by an older version re-merge every block.
+MERGE_VERSION = 2
 FUZZY_MIN = 92.0
 FUZZY_MIN_NO_AUTHORS = 96.0
 
 
+_RANKS = {fld: {src: i for i, src in enumerate(order)} for fld, order in FIELD_PRIORITY.items()}
+
+
 def _rank(fld: str, source: str) -> int:
-    order = FIELD_PRIORITY[fld]
-    return order.index(source) if source in order else len(order)
+    r = _RANKS[fld]
+    return r.get(source, len(r))
 
 
 def ref(rec: Record) -> str:
@@ -143,6 +147,9 @@ def cluster(recs: list[Record]) -> list[list[int]]:
     # 3. fuzzy fallback between clusters that do not share a file
     _fuzzy(recs, keys, cl)
 
+    # 4. the same authors with a renamed title (submission vs camera-ready titles)
+    _same_authors(recs, cl)
+
     out: dict[int, list[int]] = defaultdict(list)
     for i in range(len(recs)):
         out[cl.find(i)].append(i)
@@ -197,6 +204,41 @@ def _fuzzy(recs: list[Record], keys: list[str], cl: _Clusters) -> None:
         cl.join(r, s)
 
 
+def _same_authors(recs: list[Record], cl: _Clusters) -> None:
+    """Clusters still apart whose author lists agree (≥ 75% of keys, at least two authors) and
+    whose titles still overlap: titles change between submission and proceedings, author lists
+    rarely do. Pairs are joined best first, one partner each (the cannot-link rule enforces it)."""
+    roots: dict[int, int] = {}
+    for i in range(len(recs)):
+        roots.setdefault(cl.find(i), i)
+    by_first: dict[str, list[int]] = defaultdict(list)
+    for root, i in roots.items():
+        if len(recs[i].authors) >= 2:
+            by_first[recs[i].authors[0].key].append(root)
+    pairs: list[tuple[float, int, int]] = []
+    for group in by_first.values():
+        if len(group) < 2:
+            continue
+        for x, a in enumerate(group):
+            ra = recs[roots[a]]
+            ka = {au.key for au in ra.authors}
+            for b in group[x + 1:]:
+                if not cl.can_join(a, b):
+                    continue
+                rb = recs[roots[b]]
+                kb = {au.key for au in rb.authors}
+                share = len(ka & kb) / max(len(ka), len(kb))
+                if share < 0.75:
+                    continue
+                ta, tb = plain(ra.title).lower(), plain(rb.title).lower()
+                sim = fuzz.token_set_ratio(ta, tb)
+                head = ta.split(":")[0].strip() == tb.split(":")[0].strip() and ":" in ta and ":" in tb
+                if sim >= 50 or head:
+                    pairs.append((share * 100 + sim, min(a, b), max(a, b)))
+    for _, a, b in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
+        cl.join(a, b)
+
+
 # --- building the merged paper ----------------------------------------------------------------
 
 def _pick(recs: list[Record], fld: str, attr: str | None = None) -> tuple[object, Record | None]:
@@ -216,8 +258,8 @@ def _pick(recs: list[Record], fld: str, attr: str | None = None) -> tuple[object
 def _proper(authors: list[Author]) -> bool:
     """Full names, not initials only or e-mail-like junk."""
     for a in authors:
-        toks = [t for t in re.split(r"[\s.]+", a.name) if t]
-        if len(toks) < 2 or max(len(t) for t in toks) < 2 or "@" in a.name or re.search(r"\d", a.name):
+        toks = a.name.replace(".", " ").split()
+        if len(toks) < 2 or max(map(len, toks)) < 2 or "@" in a.name or any(c.isdigit() for c in a.name):
             return False
     return True
 

@@ -206,3 +206,24 @@ def show_cmd(ref: str, as_json: bool) -> None:
             click.echo(f"{kind:<14} {url}")
     click.echo("")
     click.echo("sources: " + ", ".join(p.sources))
+
+
+@click.command("coverage")
+@click.option("--venue", default=None, help="Only this venue (aliases work: nips, NeurIPS).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_home
+@catch_store_errors
+def coverage_cmd(venue: str | None, as_json: bool) -> None:
+    """Per venue and year: papers, accepted, with abstract, contributing sources, when ingested."""
+    key = venue_registry.canonical(venue) if venue else None
+    rows = open_store().coverage(key)
+    if venue and not rows:
+        fail(f"no papers for venue {venue!r}", 1)
+    if as_json:
+        echo_json(rows)
+        return
+    click.echo(f"{'venue':<16} {'year':>4} {'papers':>7} {'accepted':>8} {'abstract':>9}  sources (records, ingested)")
+    for r in rows:
+        pct = 100 * r["with_abstract"] / r["papers"] if r["papers"] else 0
+        srcs = ", ".join(f"{s['file']} ({s['records']}, {s['ingested_at'][:10]})" for s in r["sources"])
+        click.echo(f"{r['venue']:<16} {r['year']:>4} {r['papers']:>7,} {r['accepted']:>8,} {pct:>8.0f}%  {srcs}")

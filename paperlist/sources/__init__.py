@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .base import Parsed, Reader, SourceError, SourceFile, expand, is_url, load_path, load_url
+from .mlanthology import MlanthologyReader
 from .papercopilot import PapercopilotReader
 
-READERS: dict[str, Reader] = {r.name: r for r in (PapercopilotReader(),)}
+READERS: dict[str, Reader] = {r.name: r for r in (PapercopilotReader(), MlanthologyReader())}
 
 
 def detect(src: SourceFile, fmt: str | None = None) -> Reader:

@@ -72,6 +72,44 @@ class Reader(Protocol):
     def parse(self, src: SourceFile) -> Parsed: ...
 
 
+class Duplicates:
+    """Spots a paper a file lists twice: the same title and mostly the same authors (a poster
+    shown in two sessions, a workshop paper in two workshops with co-first authors swapped, an
+    author list once truncated). Different papers that share a generic title have different
+    authors and stay apart."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, list[tuple[int, str, set[str]]]] = {}
+
+    def check(self, rec: Record, position: int) -> int | None:
+        """The position of an earlier record this one repeats, or None (and remember it at
+        ``position``)."""
+        from ..text import title_key
+
+        tk = title_key(rec.title)
+        if not tk or not rec.authors:
+            return None
+        surnames = {a.key.rsplit("-", 1)[-1] for a in rec.authors}
+        first = rec.authors[0].key.rsplit("-", 1)[-1]
+        for pos, other_first, other in self._seen.get(tk, []):
+            common = len(surnames & other)
+            if (first == other_first and common >= 0.5 * min(len(surnames), len(other))) \
+                    or common >= 0.75 * max(len(surnames), len(other)):
+                return pos
+        self._seen.setdefault(tk, []).append((position, first, surnames))
+        return None
+
+
+def keep_better(records: list[Record], pos: int, rec: Record) -> bool:
+    """Of two listings of one paper keep the fuller one (more authors, then an abstract); True
+    when ``rec`` replaced the record at ``pos``."""
+    old = records[pos]
+    if (len(rec.authors), bool(rec.abstract)) > (len(old.authors), bool(old.abstract)):
+        records[pos] = rec
+        return True
+    return False
+
+
 def decompress(raw: bytes, name: str) -> bytes:
     if raw[:2] != b"\x1f\x8b":
         return raw

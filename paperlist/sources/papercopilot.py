@@ -17,7 +17,7 @@ from .. import venues
 from ..models import Record
 from ..names import make_authors, split_author_string
 from ..text import clean, title_key
-from .base import Parsed, SourceError, SourceFile
+from .base import Duplicates, Parsed, SourceError, SourceFile, keep_better
 
 NAME_RE = re.compile(r"^([a-z][a-z0-9]*?|\d[a-z][a-z0-9]*?)(\d{4})$", re.I)
 
@@ -67,6 +67,7 @@ class PapercopilotReader:
         venue = venues.canonical(conf)
         out = Parsed()
         seen: dict[str, int] = {}
+        dups = Duplicates()
         for i, raw in enumerate(data):
             try:
                 rec = self._record(raw, src, conf, venue, year)
@@ -79,6 +80,12 @@ class PapercopilotReader:
                     out.skipped.append(f"record {i}: duplicate of record {seen[rec.key]} ({rec.key})")
                     continue
                 rec.key = f"{rec.key}#{i}"
+            if (pos := dups.check(rec, len(out.records))) is not None:
+                kept = "the first"
+                if keep_better(out.records, pos, rec):
+                    kept, seen[rec.key] = "this one", pos
+                out.skipped.append(f"record {i}: lists the same paper as an earlier record (kept {kept})")
+                continue
             seen[rec.key] = len(out.records)
             out.records.append(rec)
         return out

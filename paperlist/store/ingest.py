@@ -115,6 +115,11 @@ class IngestMixin(StoreBase):
         with self.transaction() as db:
             db.execute("UPDATE files SET location=? WHERE key=?", (location, file_key))
 
+    def set_merge_version(self, version: int) -> None:
+        if self.meta("merge_version") != str(version):
+            with self.transaction() as db:
+                self.set_meta(db, "merge_version", version)
+
     def dirty_blocks(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT block FROM dirty_blocks ORDER BY block")]
 

@@ -102,3 +102,19 @@ class ReadMixin(StoreBase):
         return [r[0] for r in self.db.execute(
             "SELECT pa.paper_id FROM paper_authors pa JOIN papers p ON p.id = pa.paper_id"
             " WHERE pa.author_key=? ORDER BY p.year DESC, p.id", (key,))]
+
+    def coverage(self, venue: str | None = None) -> list[dict[str, Any]]:
+        """Per venue and year: papers, accepted, with abstract, and every source file that
+        contributed (records, when it was ingested)."""
+        where, args = ("WHERE p.venue = ?", (venue,)) if venue else ("", ())
+        rows: dict[tuple[str, int], dict[str, Any]] = {}
+        for v, y, n, acc, ab in self.db.execute(
+                f"SELECT venue, year, count(*), sum(accepted), count(abstract) FROM papers p {where}"  # noqa: S608
+                " GROUP BY venue, year ORDER BY venue, year", args):
+            rows[(v, y)] = {"venue": v, "year": y, "papers": n, "accepted": acc, "with_abstract": ab, "sources": []}
+        for v, y, f, src, n, at in self.db.execute(
+                "SELECT p.venue, p.year, r.file, r.source, count(*), f.ingested_at FROM records r"
+                " JOIN papers p ON p.id = r.paper_id JOIN files f ON f.key = r.file"
+                f" {where} GROUP BY p.venue, p.year, r.file ORDER BY r.file", args):  # noqa: S608
+            rows[(v, y)]["sources"].append({"file": f, "source": src, "records": n, "ingested_at": at})
+        return list(rows.values())
