@@ -32,6 +32,9 @@ from .text import fold, plain, title_key, words
 
 # Per-field source priority, most trusted first. Sources not listed come last.
 FIELD_PRIORITY: dict[str, tuple[str, ...]] = {
+    # Titles: the wording comes from the published record ("published_title"), the spelling from
+    # the source that keeps LaTeX best ("title"); see _pick_title.
+    "published_title": ("acl", "mlanthology", "openreview", "papercopilot"),
     "title": ("acl", "papercopilot", "openreview", "mlanthology"),
     "venue": ("acl", "papercopilot", "openreview", "mlanthology"),
     "track": ("acl", "papercopilot", "openreview", "mlanthology"),
@@ -49,7 +52,7 @@ FIELD_PRIORITY: dict[str, tuple[str, ...]] = {
 }
 STRONG_IDS = ("openreview", "acl", "doi", "arxiv")
 # Bump when matching or field choice changes: stores merged by an older version re-merge every block.
-MERGE_VERSION = 2
+MERGE_VERSION = 3
 FUZZY_MIN = 92.0
 FUZZY_MIN_NO_AUTHORS = 96.0
 
@@ -264,6 +267,20 @@ def _proper(authors: list[Author]) -> bool:
     return True
 
 
+def _pick_title(recs: list[Record]) -> tuple[str, Record]:
+    """The published wording (proceedings first: titles change after submission); but when a
+    more trusted source spells the same wording with LaTeX, its spelling (mlanthology drops
+    the braces of "$\\widetilde{\\mathcal{O}}$", papercopilot keeps them)."""
+    published = min(recs, key=lambda r: (_rank("published_title", r.source), recs.index(r)))
+    pk = title_key(published.title)
+    for r in sorted(recs, key=lambda r: (_rank("title", r.source), recs.index(r))):
+        if r is published or _rank("title", r.source) >= _rank("title", published.source):
+            break
+        if ("$" in r.title or "\\" in r.title) and fuzz.ratio(title_key(r.title), pk) >= 90:
+            return r.title, r
+    return published.title, published
+
+
 def _pick_authors(recs: list[Record]) -> tuple[list[Author], Record | None]:
     best: tuple[bool, int, int, int] | None = None
     chosen: Record | None = None
@@ -306,7 +323,7 @@ def _prov(rec: Record | None) -> str | None:
 
 def build_paper(recs: list[Record], paper_id: str) -> Paper:
     """One Paper from its records (already in a deterministic order)."""
-    title, t_rec = _pick(recs, "title")
+    title, t_rec = _pick_title(recs)
     venue, v_rec = _pick(recs, "venue")
     track, tr_rec = _pick(recs, "track")
     status, s_rec = _pick(recs, "status")

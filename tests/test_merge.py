@@ -1,0 +1,124 @@
+"""Merging records of several sources into one paper: real records from the shared sources
+(copied into tests/fixtures/merge), ingested into real stores."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperlist.ingest import ingest
+from paperlist.models import Paper
+from paperlist.store import Store
+
+from .conftest import FIXTURES
+
+MERGE = FIXTURES / "merge"
+PC, ML = MERGE / "papercopilot", MERGE / "mlanthology"
+
+
+def by_title(store: Store, start: str) -> Paper:
+    rows = store.db.execute("SELECT id FROM papers WHERE title LIKE ?", (start + "%",)).fetchall()
+    assert len(rows) == 1, (start, rows)
+    paper = store.get_paper(rows[0][0])
+    assert paper is not None
+    return paper
+
+
+def state(store: Store) -> list[tuple[object, ...]]:
+    """Everything a user sees of the merged papers (not the history of retired ids)."""
+    out: list[tuple[object, ...]] = []
+    for table, cols in (("papers", "id, hash, title, venue, year, status, abstract, provenance, sources"),
+                        ("paper_authors", "paper_id, position, author_key, name, affiliation"),
+                        ("links", "paper_id, kind, url"), ("keywords", "paper_id, position, keyword"),
+                        ("paper_ids", "kind, value, paper_id"), ("authors", "key, name, papers")):
+        out.extend(tuple(r) for r in store.db.execute(f"SELECT {cols} FROM {table} ORDER BY 1, 2, 3"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def merged(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    st = Store(tmp_path_factory.mktemp("merge") / "paperlist.db")
+    rep = ingest(st, [str(PC), str(ML)], jobs=1)
+    assert rep.failed == 0
+    return st
+
+
+def test_neurips_2024_status_from_papercopilot_abstract_from_mlanthology(merged: Store) -> None:
+    p = by_title(merged, "MeshFormer")
+    assert p.status == "oral" and p.provenance["status"].startswith("papercopilot:")
+    assert p.abstract and p.provenance["abstract"].startswith("mlanthology:")
+    assert len(p.sources) == 2
+    kinds = {k for k, _ in p.links}
+    assert {"site", "pdf"} <= kinds                       # virtual-site page from one, PDF from the other
+
+
+def test_renamed_title_is_matched_by_its_authors(merged: Store) -> None:
+    p = by_title(merged, "Bit2Bit")
+    assert sorted(s.split(":")[0] for s in p.sources) == ["mlanthology", "papercopilot"]
+    assert p.status == "poster" and p.abstract
+    assert p.title.startswith("Bit2Bit: 1-Bit Quanta")         # the published wording, not the submitted one
+
+
+def test_records_of_one_source_only_stay_single(merged: Store) -> None:
+    assert len(by_title(merged, "Towards Explainable Evaluation Metrics").sources) == 1
+    only_ml = by_title(merged, "Fine-grained Analysis of In-context Linear Estimation")
+    assert only_ml.status is None and only_ml.accepted and only_ml.abstract
+
+
+def test_same_person_one_key_across_sources(merged: Store) -> None:
+    p = by_title(merged, "Interaction-Force Transport Gradient Flows")
+    # papercopilot writes "Pavel Dvurechenskii", mlanthology "Pavel Dvurechensky": different people to us;
+    # the merged paper keeps one list (mlanthology's structured names win on ties)
+    assert [a.name for a in p.authors][0] == "Egor Gladin"
+    assert merged.author_papers("egor-gladin") == [p.id]
+
+
+def test_duplicate_listings_within_a_file_become_one_paper(merged: Store) -> None:
+    rows = merged.db.execute("SELECT title FROM papers WHERE venue='icmlw' ORDER BY title").fetchall()
+    assert [r[0][:24] for r in rows] == ["DigiRL: Training In-The-", "Reinforcement learning w",
+                                         "xLSTM: Extended Long Sho"]
+    rl = by_title(merged, "Reinforcement learning with Human Feedback")
+    assert len(rl.authors) == 3                           # the fuller of the two listings
+
+
+def test_different_papers_with_one_title_stay_apart(merged: Store) -> None:
+    rows = merged.db.execute("SELECT id FROM papers WHERE venue='jmlr' AND year=2013").fetchall()
+    assert len(rows) == 2
+    firsts = sorted(p.authors[0].name for p in merged.get_papers([r[0] for r in rows]))
+    assert firsts == ["Arto Klami", "Chong Wang"]
+
+
+def test_order_of_ingest_does_not_change_the_result(tmp_path: Path, merged: Store) -> None:
+    reverse = Store(tmp_path / "reverse.db")
+    for target in (ML / "papers", ML / "legacy", PC):     # sources and files in the other order, one at a time
+        for f in sorted(target.iterdir(), reverse=True):
+            ingest(reverse, [str(f)], jobs=1)
+    assert state(reverse) == state(merged)
+
+
+def test_updating_one_source_updates_only_its_papers(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(MERGE, src, ignore=shutil.ignore_patterns("openreview"))
+    store = Store(tmp_path / "p.db")
+    ingest(store, [str(src / "papercopilot"), str(src / "mlanthology")], jobs=1)
+    before = {r[0]: r[1] for r in store.db.execute("SELECT id, hash FROM papers")}
+    f = src / "mlanthology" / "papers" / "neurips-2024.json"
+    doc = json.loads(f.read_text())
+    doc["papers"][0]["abstract"] = "A corrected abstract, long enough to count as one."
+    f.write_text(json.dumps(doc))
+    rep = ingest(store, [str(src / "papercopilot"), str(src / "mlanthology")], jobs=1)
+    assert (rep.papers.new, rep.papers.updated, rep.papers.removed) == (0, 1, 0)
+    after = {r[0]: r[1] for r in store.db.execute("SELECT id, hash FROM papers")}
+    changed = [pid for pid in after if after[pid] != before.get(pid)]
+    assert len(changed) == 1
+    p = store.get_paper(changed[0])
+    assert p is not None and p.abstract == "A corrected abstract, long enough to count as one."
+
+
+def test_title_keeps_the_latex_of_the_source_that_has_it(merged: Store) -> None:
+    p = by_title(merged, "ReLU Network with Width")
+    assert p.title == r"ReLU Network with Width $d+\mathcal{O}(1)$ Can Achieve Optimal Approximation Rate"
+    assert p.provenance["title"].startswith("papercopilot:") and len(p.sources) == 2
