@@ -10,6 +10,7 @@ process only writes to the store, in input order, so results do not depend on ``
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import time
@@ -24,6 +25,7 @@ from . import merge
 from .sources import SourceError, detect, expand, load_path, load_url
 from .store import FileCounts, FileState, PaperCounts, Store, encode_record
 
+BULK_BLOCKS = 50          # merging this many blocks rebuilds secondary indexes once instead of per row
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -155,12 +157,14 @@ def merge_pending(store: Store, report: IngestReport | None = None, progress: Pr
     if own:
         ex = _executor(jobs if len(blocks) > 8 else 1)
     assert ex is not None
+    bulk = store.bulk_load() if len(blocks) >= BULK_BLOCKS else contextlib.nullcontext()
     try:
-        work = [(str(store.path), b) for b in blocks]
-        for n, (block, res) in enumerate(_ordered(ex, _merge_job, work, window=2 * jobs), 1):
-            total.add(store.apply_block(block, res.papers, res.members, lambda p: None))
-            if progress:
-                progress.merge_step(n, len(blocks), block)
+        with bulk:
+            work = [(str(store.path), b) for b in blocks]
+            for n, (block, res) in enumerate(_ordered(ex, _merge_job, work, window=2 * jobs), 1):
+                total.add(store.apply_block(block, res.papers, res.members, lambda p: None))
+                if progress:
+                    progress.merge_step(n, len(blocks), block)
     finally:
         if own:
             ex.shutdown()

@@ -318,7 +318,7 @@ def _pick_abstract(recs: list[Record]) -> tuple[str | None, Record | None]:
 
 
 def _prov(rec: Record | None) -> str | None:
-    return f"{rec.source}:{rec.file}" if rec else None
+    return rec.file if rec else None          # file keys start with the source name
 
 
 def build_paper(recs: list[Record], paper_id: str) -> Paper:

@@ -74,6 +74,8 @@ _REGISTRY: tuple[Venue, ...] = (
     _v("l4dc", "L4DC", "Learning for Dynamics and Control Conference", "ml"),
     _v("tmlr", "TMLR", "Transactions on Machine Learning Research", "ml", "journal"),
     _v("jmlr", "JMLR", "Journal of Machine Learning Research", "ml", "journal"),
+    _v("mloss", "JMLR MLOSS", "JMLR Machine Learning Open Source Software", "ml", "journal", parent="jmlr",
+       in_parent_family=True),
     _v("dmlr", "DMLR", "Journal of Data-centric Machine Learning Research", "ml", "journal"),
     _v("mlj", "MLJ", "Machine Learning (journal)", "ml", "journal", aliases=("machine-learning",)),
     _v("neco", "Neural Computation", "Neural Computation", "ml", "journal"),

@@ -69,7 +69,7 @@ def test_paper_ids_are_stable_across_stores_and_found_by_source_id(tmp_path: Pat
     assert other.resolve_id("11127") == [pid] and pid.startswith("neurips2018-")
     p = pc_store.get_paper(pid)
     assert p is not None and [a.name for a in p.authors] == ["Lijun Zhang", "Zhi-Hua Zhou"]
-    assert p.provenance["title"] == "papercopilot:papercopilot:nips2018"
+    assert p.provenance["title"] == "papercopilot:nips2018"
     (cvpr,) = pc_store.resolve_id("2211.12018")               # arXiv ids resolve too
     assert cvpr.startswith("cvpr2023-")
 
@@ -175,3 +175,21 @@ def test_ingest_from_url_matches_local_file(home: Path, http_root: str, tmp_path
     # the same file from a URL and from disk is one file (keyed by name, not location)
     again = run_cli(home, "ingest", "-q", str(PAPERCOPILOT / "nips" / "nips2018.json"))
     assert "unchanged" in again.stdout
+
+
+def _indexes(store: Store) -> set[str]:
+    return {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type='index' AND sql IS NOT NULL")}
+
+
+def test_bulk_load_rebuilds_indexes_even_when_interrupted(store: Store) -> None:
+    full = _indexes(store)
+    assert {"papers_venue_year", "paper_authors_author", "records_block"} <= full
+    with pytest.raises(KeyboardInterrupt):
+        with store.bulk_load():
+            during = _indexes(store)
+            assert "paper_authors_author" not in during and "papers_block" in during and "records_block" in during
+            raise KeyboardInterrupt
+    assert _indexes(store) == full
+    store.db.execute("DROP INDEX papers_status")          # as if a process died inside bulk_load
+    reopened = Store(store.path)
+    assert _indexes(reopened) == full

@@ -59,7 +59,7 @@ class StoreBase:
             conn.execute("PRAGMA synchronous=NORMAL")
             # Bulk ingests write hundreds of MB: checkpoint rarely (and once at the end, see checkpoint()).
             conn.execute("PRAGMA wal_autocheckpoint=25000")
-        conn.execute("PRAGMA cache_size=-65536")
+        conn.execute("PRAGMA cache_size=-262144" if not self.readonly else "PRAGMA cache_size=-65536")
         conn.execute("PRAGMA temp_store=MEMORY")
         conn.row_factory = sqlite3.Row
         return conn
@@ -105,19 +105,39 @@ class StoreBase:
                                  "(any 'paperlist ingest') to migrate it")
             return
         if version == 0:
-            sql = resources.files("paperlist.store").joinpath("schema.sql").read_text("utf-8")
             with self.transaction() as db:
-                for stmt in _statements(sql):
+                for stmt in _statements(_schema_sql()):
                     db.execute(stmt)
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('created_at', ?)", (utcnow(),))
             return
+        self.ensure_indexes()       # a bulk load interrupted before it rebuilt them
         while version < SCHEMA_VERSION:
             with self.transaction() as db:
                 for stmt in _statements(MIGRATIONS[version]):
                     db.execute(stmt)
                 version += 1
                 db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
+
+    def ensure_indexes(self) -> None:
+        """Create every index of schema.sql that is missing (cheap when all exist)."""
+        with self.transaction() as db:
+            for stmt in _index_statements():
+                db.execute(stmt)
+
+    @contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        """Drop the secondary indexes the merge does not read, and rebuild them at the end:
+        writing 250k papers is three times faster without them."""
+        with self.transaction() as db:
+            for stmt in _index_statements():
+                name = stmt.split("EXISTS", 1)[1].split()[0]
+                if name not in _KEEP_DURING_BULK:
+                    db.execute(f"DROP INDEX IF EXISTS {name}")
+        try:
+            yield
+        finally:
+            self.ensure_indexes()
 
     def schema_version(self) -> int:
         row = self.db.execute(
@@ -135,6 +155,20 @@ class StoreBase:
         db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, str(value)))
 
 
+# indexes the merge itself reads: kept during bulk loads
+_KEEP_DURING_BULK = {"records_block", "records_paper", "papers_block"}
+
+
+def _schema_sql() -> str:
+    return resources.files("paperlist.store").joinpath("schema.sql").read_text("utf-8")
+
+
+def _index_statements() -> list[str]:
+    return [s for s in _statements(_schema_sql()) if s.upper().startswith("CREATE INDEX")]
+
+
 def _statements(sql: str) -> list[str]:
-    lines = [ln for ln in sql.splitlines() if not ln.strip().startswith("--")]
+    """Split a schema file into statements (comments removed; the schema has no '--' or ';' in
+    string literals)."""
+    lines = [ln.split("--", 1)[0] for ln in sql.splitlines()]
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

@@ -185,15 +185,17 @@ class IngestMixin(StoreBase):
         db.executemany(
             "INSERT OR REPLACE INTO papers (id, block, venue, family, year, title, title_plain, abstract,"
             " abstract_plain, track, status, accepted, primary_area, citations, bibtex, tldr, summary_zh, award,"
-            " n_authors, biblio, ids, sources, provenance, extra, hash, updated_at)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(p.id, block, p.venue, venue_registry.family(p.venue), p.year, p.title, p.title_plain, p.abstract,
-              p.abstract_plain, p.track, p.status, int(p.accepted), p.primary_area, p.citations, p.bibtex,
+            " n_authors, biblio, ids, sources, provenance, hash, updated_at)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(p.id, block, p.venue, venue_registry.family(p.venue), p.year, p.title,
+              None if p.title_plain == p.title else p.title_plain, p.abstract,
+              None if p.abstract_plain == p.abstract else p.abstract_plain, p.track, p.status, int(p.accepted), p.primary_area, p.citations, p.bibtex,
               p.tldr, p.summary_zh, p.award, len(p.authors), _dumps(p.biblio).decode(),
               _dumps(p.ids).decode(), _dumps(p.sources).decode(),
-              _dumps(p.provenance).decode(), _dumps(p.extra).decode(), h, now) for p, h in papers])
-        db.executemany("INSERT INTO paper_authors VALUES (?,?,?,?,?)",
-                       [(p.id, i, a.key, a.name, a.affiliation) for p, _ in papers for i, a in enumerate(p.authors)])
+              _dumps(p.provenance).decode(), h, now) for p, h in papers])
+        db.executemany("INSERT INTO paper_authors VALUES (?,?,?,?,?,?)",
+                       [(p.id, i, a.key, a.name, a.affiliation, a.orcid)
+                        for p, _ in papers for i, a in enumerate(p.authors)])
         self._touched_authors.update(a.key for p, _ in papers for a in p.authors)
         db.executemany("INSERT OR IGNORE INTO links VALUES (?,?,?)",
                        [(p.id, k, u) for p, _ in papers for k, u in p.links])

@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from ..models import Author, Paper
+from ..models import Author, Paper, Record
 from .base import StoreBase
 
 
@@ -48,20 +48,26 @@ class ReadMixin(StoreBase):
 
     def _paper(self, row: sqlite3.Row) -> Paper:
         pid = row["id"]
-        authors = [Author(name=r[0], key=r[1], affiliation=r[2]) for r in self.db.execute(
-            "SELECT name, author_key, affiliation FROM paper_authors WHERE paper_id=? ORDER BY position", (pid,))]
+        authors = [Author(name=r[0], key=r[1], affiliation=r[2], orcid=r[3]) for r in self.db.execute(
+            "SELECT name, author_key, affiliation, orcid FROM paper_authors WHERE paper_id=? ORDER BY position",
+            (pid,))]
         links = [(r[0], r[1]) for r in self.db.execute("SELECT kind, url FROM links WHERE paper_id=?", (pid,))]
         keywords = [r[0] for r in self.db.execute(
             "SELECT keyword FROM keywords WHERE paper_id=? ORDER BY position", (pid,))]
         return Paper(
-            id=pid, venue=row["venue"], year=row["year"], title=row["title"], title_plain=row["title_plain"],
-            authors=authors, abstract=row["abstract"], abstract_plain=row["abstract_plain"], track=row["track"],
+            id=pid, venue=row["venue"], year=row["year"], title=row["title"],
+            title_plain=row["title_plain"] or row["title"], authors=authors, abstract=row["abstract"],
+            abstract_plain=row["abstract_plain"] or row["abstract"], track=row["track"],
             status=row["status"], accepted=bool(row["accepted"]), keywords=keywords,
             primary_area=row["primary_area"], links=links, ids=orjson.loads(row["ids"]),
             citations=row["citations"], bibtex=row["bibtex"], tldr=row["tldr"], summary_zh=row["summary_zh"],
             award=row["award"], biblio=orjson.loads(row["biblio"]), sources=orjson.loads(row["sources"]), provenance=orjson.loads(row["provenance"]),
-            extra=orjson.loads(row["extra"]),
         )
+
+    def paper_records(self, paper_id: str) -> list[Record]:
+        """The source records merged into a paper (with every field the sources gave)."""
+        return [Record.from_dict(orjson.loads(r[0])) for r in self.db.execute(
+            "SELECT data FROM records WHERE paper_id=? ORDER BY file, key", (paper_id,))]
 
     # --- figures ----------------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:

@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS files (
     ingested_at    TEXT NOT NULL              -- ISO 8601, UTC
 ) WITHOUT ROWID;
 
--- Normalized source records: the source of truth for everything below.
+-- Normalized source records: the source of truth for everything below. (A rowid table: its rows
+-- carry kilobytes of JSON, which WITHOUT ROWID tables store badly.)
 CREATE TABLE IF NOT EXISTS records (
     file     TEXT NOT NULL,
     key      TEXT NOT NULL,
@@ -29,7 +30,7 @@ CREATE TABLE IF NOT EXISTS records (
     data     BLOB NOT NULL,                   -- the Record as JSON
     paper_id TEXT,
     PRIMARY KEY (file, key)
-) WITHOUT ROWID;
+);
 CREATE INDEX IF NOT EXISTS records_block ON records(block);
 CREATE INDEX IF NOT EXISTS records_paper ON records(paper_id);
 
@@ -57,9 +58,9 @@ CREATE TABLE IF NOT EXISTS papers (
     family         TEXT NOT NULL,
     year           INTEGER NOT NULL,
     title          TEXT NOT NULL,             -- display form (LaTeX / markdown kept)
-    title_plain    TEXT NOT NULL,
+    title_plain    TEXT,                      -- NULL when the same as title
     abstract       TEXT,
-    abstract_plain TEXT,
+    abstract_plain TEXT,                      -- NULL when the same as abstract
     track          TEXT,
     status         TEXT,
     accepted       INTEGER NOT NULL,
@@ -73,8 +74,7 @@ CREATE TABLE IF NOT EXISTS papers (
     biblio         TEXT NOT NULL,             -- JSON {bibkey, booktitle, journal, volume, pages, ...}
     ids            TEXT NOT NULL,             -- JSON {kind: id}
     sources        TEXT NOT NULL,             -- JSON list of record refs
-    provenance     TEXT NOT NULL,             -- JSON {field: "source:file"}
-    extra          TEXT NOT NULL,             -- JSON: source fields we do not model
+    provenance     TEXT NOT NULL,             -- JSON {field: file key}; unmodeled fields stay in records
     hash           TEXT NOT NULL,
     updated_at     TEXT NOT NULL
 );
@@ -90,6 +90,7 @@ CREATE TABLE IF NOT EXISTS paper_authors (
     author_key  TEXT NOT NULL,
     name        TEXT NOT NULL,                -- as the chosen source writes it
     affiliation TEXT,
+    orcid       TEXT,
     PRIMARY KEY (paper_id, position)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS paper_authors_author ON paper_authors(author_key);
