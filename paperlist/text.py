@@ -48,7 +48,9 @@ def fold(s: str) -> str:
 
 
 _LATEX_HINT = re.compile(r"[\\$]")
-_MD_EMPH = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
+# "*k*NN" is emphasis in CommonMark (a closing "*" may touch a word), "2*3*4" and "A* search" are not
+# (an opening "*" may not follow a word character).
+_MD_EMPH = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?!\*)")
 _STYLE = re.compile(r"\\(?:text(?:bf|it|sc|tt|rm|sf|normal|up)?|emph|math(?:bf|rm|cal|bb|it|sf|tt|frak|scr)|"
                     r"operatorname|boldsymbol|bm|underline|hat|tilde|bar|vec|widehat|widetilde|overline|"
                     r"mbox|hbox|textsuperscript|textsubscript)\b\s*")
@@ -87,8 +89,13 @@ def plain(s: str | None) -> str:
     (its full parser costs ~0.6 ms per abstract, too slow for 200k papers)."""
     if not s:
         return ""
-    if "*" in s or "__" in s:
-        s = _MD_EMPH.sub(lambda m: m.group(2) or m.group(3) or "", s)
+    for _ in range(3):          # "***x***" and "***M**oE*" need more than one pass
+        if "*" not in s and "__" not in s:
+            break
+        s2 = _MD_EMPH.sub(lambda m: m.group(2) or m.group(3) or "", s)
+        if s2 == s:
+            break
+        s = s2
     if not _LATEX_HINT.search(s):
         return s
     sym = _symbols()

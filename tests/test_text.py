@@ -85,3 +85,14 @@ def test_author_key_different_people(a: str, b: str) -> None:
 
 def test_author_key_keeps_non_latin_names() -> None:
     assert author_key("周志华") == "周志华"
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("called ***MixPi***, which", "called MixPi, which"),                      # <b><i>…</i></b> from ACL XML
+    ("***M**oE-L**o**RA (MoLA)* for", "MoE-LoRA (MoLA) for"),                   # bold inside italics
+    ("Model (*k*NN-CM) and *S*entiment", "Model (kNN-CM) and Sentiment"),      # CommonMark intra-word close
+    ("A* search, p*q and 2*3*4", "A* search, p*q and 2*3*4"),                  # not emphasis
+    ("(*) marks and (**) marks", "(*) marks and (**) marks"),
+])
+def test_plain_markdown_emphasis_nested_and_intraword(raw: str, expected: str) -> None:
+    assert plain(raw) == expected

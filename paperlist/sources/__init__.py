@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from .acl import AclReader
 from .base import Parsed, Reader, SourceError, SourceFile, expand, is_url, load_path, load_url
 from .mlanthology import MlanthologyReader
+from .openreview import OpenReviewReader
 from .papercopilot import PapercopilotReader
 
-READERS: dict[str, Reader] = {r.name: r for r in (PapercopilotReader(), MlanthologyReader())}
+# Sniffers are narrow (a file name pattern, a header or the XML root), so order only breaks ties.
+READERS: dict[str, Reader] = {r.name: r for r in (PapercopilotReader(), MlanthologyReader(), AclReader(),
+                                                   OpenReviewReader())}
 
 
 def detect(src: SourceFile, fmt: str | None = None) -> Reader:
