@@ -1,21 +1,33 @@
 """Where the corpus comes from: the shared data folder when there is one, else the public origins.
 
 The project never ships paper data. On this team's machines the sources sit in ../shared/data;
-anywhere else ``paperlist corpus`` downloads the same files from their public repositories.
+anywhere else ``paperlist corpus`` downloads the same kinds of files from their public GitHub
+repositories into ``<home>/sources/`` (laid out like ../shared/data, so the same readers and file
+keys apply) and ingests that folder. Downloads are resumable: finished files are kept, a partial
+file is written under a temporary name and renamed only when complete.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
+import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
-PAPERCOPILOT_RAW = "https://raw.githubusercontent.com/papercopilot/paperlists/main"
-PAPERCOPILOT_TREE = "https://api.github.com/repos/papercopilot/paperlists/git/trees/main?recursive=1"
+from .text import slugify
 
-# The papercopilot files known when this was written (directory -> years), used when the GitHub
-# API cannot be asked (rate limits). Our own list of file names, not data.
+# Mirrors (or a test server) can stand in for GitHub through these environment variables.
+RAW = os.environ.get("PAPERLIST_GITHUB_RAW", "https://raw.githubusercontent.com")
+API = os.environ.get("PAPERLIST_GITHUB_API", "https://api.github.com")
+USER_AGENT = "paperlist/0.1 (+corpus download)"
+
+# Our own lists of the file names each origin held when this was written: used when the GitHub
+# API cannot be asked (it allows 60 unauthenticated calls an hour).
 KNOWN_PAPERCOPILOT: dict[str, str] = {
     "3dv": "2025", "aaai": "2021-2022", "acl": "2021-2022", "acml": "2010-2024", "acmmm": "2024",
     "ai4x": "2025", "aistats": "1995,1997,1999,2001,2003,2005,2007,2009-2025", "alt": "2025",
@@ -26,6 +38,26 @@ KNOWN_PAPERCOPILOT: dict[str, str] = {
     "naacl": "2021-2022,2024", "nips": "1987-2024", "rss": "2005-2025", "siggraph": "2010-2025",
     "siggraphasia": "2018-2024", "uai": "2019-2024", "wacv": "2020-2025", "www": "2024-2025",
 }
+KNOWN_MLANTHOLOGY_PAPERS: dict[str, str] = {
+    "aistats": "2019-2025", "alt": "2017-2025", "colt": "2019-2025", "corl": "2017-2025",
+    "cvpr": "2013-2017,2021-2025", "dmlr": "2024-2025", "eccv": "2018,2020,2022,2024",
+    "iccv": "2013,2015,2017,2021,2023,2025", "iclr": "2018-2025", "icml": "2013-2025", "jmlr": "2000-2025",
+    "midl": "2023-2024", "neurips": "1987-2025", "tmlr": "2022-2026", "uai": "2019-2025", "wacv": "2020-2025",
+}
+KNOWN_MLANTHOLOGY_LEGACY = (
+    "acml aistats alt automl chil clear collas colt cpal cvpr cvprw distill eccv eccvw ecml ecmlpkdd ftml iccv "
+    "iccvw iclr iclrw icml icmlw isipta jair l4dc log mlhc mlj neco pgm uai wacv wacvw").split()
+ACL_VENUES = ("acl", "emnlp", "naacl", "eacl", "aacl", "coling", "findings", "tacl", "lrec")
+ACL_YEARS = range(2022, 2027)
+ICLR2026_AREAS = (
+    "alignment, fairness, safety, privacy, and societal considerations",
+    "applications to computer vision, audio, language, and other modalities", "datasets and benchmarks",
+    "foundation or frontier models, including LLMs", "generative models", "interpretability and explainable AI",
+    "learning theory", "optimization",
+    "probabilistic methods (Bayesian methods, variational inference, sampling, UQ, etc.)",
+    "reinforcement learning", "transfer learning, meta learning, and lifelong learning",
+    "unsupervised, self-supervised, semi-supervised, and supervised representation learning",
+)
 
 
 def _years(spec: str) -> list[int]:
@@ -36,24 +68,149 @@ def _years(spec: str) -> list[int]:
     return out
 
 
-def papercopilot_urls(tree_url: str = PAPERCOPILOT_TREE, raw_base: str = PAPERCOPILOT_RAW,
-                      timeout: float = 30.0) -> list[str]:
-    """Every ``<conf>/<conf><year>.json`` in papercopilot/paperlists, as raw download URLs.
-    Asks the GitHub tree API; falls back to KNOWN_PAPERCOPILOT when it cannot."""
-    paths: list[str] = []
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """One public repository: which of its files we want and where each goes locally."""
+
+    repo: str
+    ref: str
+    local: Callable[[str], str | None]     # repository path -> local path under sources/, or None
+    known: Callable[[], list[str]]         # repository paths to use when the listing fails
+
+
+def _papercopilot_local(path: str) -> str | None:
+    m = re.fullmatch(r"([a-z0-9]+)/([a-z0-9]+?)(\d{4})\.json", path)
+    return f"papercopilot/{path}" if m and m.group(1) == m.group(2) else None
+
+
+def _mlanthology_local(path: str) -> str | None:
+    m = re.fullmatch(r"data/(papers/[a-z0-9]+-\d{4}\.json\.gz|legacy/[a-z0-9]+-legacy\.jsonl\.gz)", path)
+    return f"mlanthology/{m.group(1)}" if m else None
+
+
+def _acl_local(path: str) -> str | None:
+    m = re.fullmatch(r"data/xml/((\d{4})\.([a-z]+)\.xml)", path)
+    if m and int(m.group(2)) in ACL_YEARS and m.group(3) in ACL_VENUES:
+        return f"acl-anthology/{m.group(1)}"
+    return None
+
+
+def _tables_local(path: str) -> str | None:
+    m = re.fullmatch(r"ConferenceTables/((ICLR|ICML)_cc_2024_Conference|robot-learning_org_CoRL_\d{4}_Conference)\.csv",
+                     path)
+    return f"openreview-exports/iclr2024-icml2024-corl/{path.split('/')[1]}" if m else None
+
+
+def _iclr2026_local(path: str) -> str | None:
+    m = re.fullmatch(r"iclr_paper/primary_area__(.+)\.csv", path)
+    return f"openreview-exports/iclr2026/accepted-{slugify(m.group(1))}.csv" if m else None
+
+
+ORIGINS: dict[str, list[Origin]] = {
+    "papercopilot": [Origin(
+        "papercopilot/paperlists", "main", _papercopilot_local,
+        lambda: [f"{c}/{c}{y}.json" for c, spec in KNOWN_PAPERCOPILOT.items() for y in _years(spec)])],
+    "mlanthology": [Origin(
+        "rbnyng/mlanthology", "main", _mlanthology_local,
+        lambda: [f"data/papers/{v}-{y}.json.gz" for v, s in KNOWN_MLANTHOLOGY_PAPERS.items() for y in _years(s)]
+        + [f"data/legacy/{v}-legacy.jsonl.gz" for v in KNOWN_MLANTHOLOGY_LEGACY])],
+    "acl": [Origin(
+        "acl-org/acl-anthology", "master", _acl_local,
+        lambda: [f"data/xml/{y}.{v}.xml" for y in ACL_YEARS for v in ACL_VENUES])],
+    "openreview": [
+        Origin("dotd/NeurIPS2024Scrape", "main", _tables_local,
+               lambda: [f"ConferenceTables/{n}.csv" for n in (
+                   "ICLR_cc_2024_Conference", "ICML_cc_2024_Conference",
+                   "robot-learning_org_CoRL_2024_Conference", "robot-learning_org_CoRL_2025_Conference")]),
+        Origin("whitney-house/ICLR2025-OpenReview", "main",
+               lambda p: "openreview-exports/iclr2025/iclr2025-decisions.csv" if p == "data/papers.csv" else None,
+               lambda: ["data/papers.csv"]),
+        Origin("alickzhu/iclr2026-papers", "main", _iclr2026_local,
+               lambda: [f"iclr_paper/primary_area__{a}.csv" for a in ICLR2026_AREAS]),
+        Origin("bmtlima/iclr-2026-oral", "main",
+               lambda p: "openreview-exports/iclr2026/orals-with-authors.json" if p == "data/papers.json" else None,
+               lambda: ["data/papers.json"]),
+    ],
+}
+
+
+@dataclass(slots=True)
+class Download:
+    url: str
+    local: str          # relative to the sources folder
+
+
+def plan(sources: list[str] | None = None, api: str | None = None, raw: str | None = None,
+         timeout: float = 30.0) -> list[Download]:
+    """Every file to fetch: listed from each repository's tree (GitHub API), falling back to our
+    known lists when the API cannot be asked."""
+    api = api or os.environ.get("PAPERLIST_GITHUB_API") or API
+    raw = raw or os.environ.get("PAPERLIST_GITHUB_RAW") or RAW
+    out: list[Download] = []
+    for name, origins in ORIGINS.items():
+        if sources and name not in sources:
+            continue
+        for o in origins:
+            paths = _list_tree(f"{api}/repos/{o.repo}/git/trees/{o.ref}?recursive=1", timeout) or o.known()
+            for p in sorted(paths):
+                local = o.local(p)
+                if local:
+                    out.append(Download(f"{raw}/{o.repo}/{o.ref}/{p}", local))
+    return out
+
+
+def _list_tree(url: str, timeout: float) -> list[str]:
     try:
-        req = urllib.request.Request(tree_url, headers={"User-Agent": "paperlist/0.1"})
-        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - fixed https URL
+        req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - fixed https URLs
             tree = json.load(resp).get("tree", [])
-        for item in tree:
-            m = re.fullmatch(r"([a-z0-9]+)/([a-z0-9]+?)(\d{4})\.json", item.get("path", ""))
-            if m and m.group(1) == m.group(2):
-                paths.append(m.group(0))
-    except (OSError, ValueError, AttributeError):
-        paths = []
-    if not paths:
-        paths = [f"{conf}/{conf}{y}.json" for conf, spec in KNOWN_PAPERCOPILOT.items() for y in _years(spec)]
-    return [f"{raw_base}/{p}" for p in sorted(paths)]
+        return [t["path"] for t in tree if isinstance(t, dict) and t.get("type") == "blob" and "path" in t]
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        return []
+
+
+@dataclass(slots=True)
+class FetchReport:
+    fetched: int = 0
+    kept: int = 0                       # already complete from an earlier run
+    missing: int = 0                    # 404: the origin no longer has it (fine for guessed names)
+    failed: list[str] | None = None
+
+
+def fetch(downloads: list[Download], dest: Path, progress: Callable[[int, int, str], None] | None = None,
+          timeout: float = 120.0) -> FetchReport:
+    """Download every file into ``dest`` (resumable: complete files are kept)."""
+    rep = FetchReport(failed=[])
+    t0 = time.perf_counter()
+    for n, d in enumerate(downloads, 1):
+        target = dest / d.local
+        if target.exists() and target.stat().st_size > 0:
+            rep.kept += 1
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            part = target.with_name(target.name + ".part")
+            try:
+                req = urllib.request.Request(d.url, headers={"User-Agent": USER_AGENT})
+                with urllib.request.urlopen(req, timeout=timeout) as resp, open(part, "wb") as f:  # noqa: S310
+                    while chunk := resp.read(1 << 20):
+                        f.write(chunk)
+                part.replace(target)
+                rep.fetched += 1
+            except urllib.error.HTTPError as e:
+                part.unlink(missing_ok=True)
+                if e.code == 404:
+                    rep.missing += 1
+                else:
+                    assert rep.failed is not None
+                    rep.failed.append(f"{d.url}: HTTP {e.code}")
+            except (OSError, TimeoutError) as e:
+                part.unlink(missing_ok=True)
+                assert rep.failed is not None
+                rep.failed.append(f"{d.url}: {getattr(e, 'reason', e)}")
+        if progress:
+            dt = time.perf_counter() - t0
+            progress(n, len(downloads), f"{n / dt:.1f} files/s" if dt > 0 else "")
+    return rep
 
 
 def default_data_dir() -> Path | None:
@@ -63,10 +220,3 @@ def default_data_dir() -> Path | None:
         if cand.is_dir():
             return cand.resolve()
     return None
-
-
-def corpus_targets(data_dir: Path | None) -> list[str]:
-    """What `paperlist corpus` ingests: the shared folder, or the public URLs."""
-    if data_dir is not None:
-        return [str(data_dir)]
-    return papercopilot_urls()

@@ -3,6 +3,7 @@ real corpus when ../shared/data is present."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import os
 import shutil
@@ -58,6 +59,16 @@ def pc_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     return st
 
 
+@pytest.fixture(scope="session")
+def corpus_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """The whole real corpus (../shared/data) ingested once per test session (~2-3 min)."""
+    root = shared_data()
+    st = Store(tmp_path_factory.mktemp("corpus") / "paperlist.db")
+    rep = ingest(st, [str(root)])
+    assert rep.failed == 0, [(f.name, f.error) for f in rep.files if f.status == "failed"]
+    return st
+
+
 def shared_data(sub: str = "") -> Path:
     path = SHARED_DATA / sub
     if not path.exists():
@@ -65,11 +76,9 @@ def shared_data(sub: str = "") -> Path:
     return path
 
 
-@pytest.fixture
-def http_root(tmp_path: Path) -> Iterator[str]:
-    """A real HTTP server on 127.0.0.1 serving a copy of the papercopilot fixtures from tmp_path/www."""
-    root = tmp_path / "www"
-    shutil.copytree(PAPERCOPILOT, root)
+@contextlib.contextmanager
+def serve_dir(root: Path) -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 serving ``root``; yields its base URL."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def __init__(self, *a: object, **k: object) -> None:
@@ -81,6 +90,17 @@ def http_root(tmp_path: Path) -> Iterator[str]:
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}"
-    srv.shutdown()
-    srv.server_close()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+@pytest.fixture
+def http_root(tmp_path: Path) -> Iterator[str]:
+    """A copy of the papercopilot fixtures (tmp_path/www) served over HTTP on 127.0.0.1."""
+    root = tmp_path / "www"
+    shutil.copytree(PAPERCOPILOT, root)
+    with serve_dir(root) as url:
+        yield url

@@ -16,7 +16,7 @@ from paperlist.store import Store
 from .conftest import FIXTURES
 
 MERGE = FIXTURES / "merge"
-PC, ML = MERGE / "papercopilot", MERGE / "mlanthology"
+PC, ML, OR = MERGE / "papercopilot", MERGE / "mlanthology", MERGE / "openreview"
 
 
 def by_title(store: Store, start: str) -> Paper:
@@ -41,7 +41,7 @@ def state(store: Store) -> list[tuple[object, ...]]:
 @pytest.fixture(scope="module")
 def merged(tmp_path_factory: pytest.TempPathFactory) -> Store:
     st = Store(tmp_path_factory.mktemp("merge") / "paperlist.db")
-    rep = ingest(st, [str(PC), str(ML)], jobs=1)
+    rep = ingest(st, [str(PC), str(ML), str(OR)], jobs=1)
     assert rep.failed == 0
     return st
 
@@ -93,9 +93,9 @@ def test_different_papers_with_one_title_stay_apart(merged: Store) -> None:
 
 def test_order_of_ingest_does_not_change_the_result(tmp_path: Path, merged: Store) -> None:
     reverse = Store(tmp_path / "reverse.db")
-    for target in (ML / "papers", ML / "legacy", PC):     # sources and files in the other order, one at a time
-        for f in sorted(target.iterdir(), reverse=True):
-            ingest(reverse, [str(f)], jobs=1)
+    files = [f for d in (OR, ML, PC) for f in sorted(d.rglob("*.*"), reverse=True) if f.suffix != ".md"]
+    for f in files:                                        # other order, one file at a time
+        ingest(reverse, [str(f)], jobs=1)
     assert state(reverse) == state(merged)
 
 
@@ -122,3 +122,28 @@ def test_title_keeps_the_latex_of_the_source_that_has_it(merged: Store) -> None:
     p = by_title(merged, "ReLU Network with Width")
     assert p.title == r"ReLU Network with Width $d+\mathcal{O}(1)$ Can Achieve Optimal Approximation Rate"
     assert p.provenance["title"].startswith("papercopilot:") and len(p.sources) == 2
+
+
+def test_iclr_2025_decision_from_the_csv_abstract_from_mlanthology(merged: Store) -> None:
+    p = by_title(merged, "DarkBench: Benchmarking Dark Patterns")
+    assert (p.venue, p.year, p.status, p.accepted) == ("iclr", 2025, "oral", True)
+    assert p.provenance["status"] == "openreview:iclr2025-decisions"
+    assert p.abstract and p.provenance["abstract"] == "mlanthology:iclr-2025"
+    assert p.ids["openreview"]                             # mlanthology knows the forum id
+    rejected = merged.db.execute("SELECT status, accepted FROM papers WHERE year=2025 AND venue='iclr'"
+                                 " AND status IN ('rejected', 'withdrawn') ORDER BY status").fetchall()
+    assert [tuple(r) for r in rejected] == [("rejected", 0), ("withdrawn", 0)]
+
+
+def test_iclr_2024_status_and_keywords_from_the_openreview_export(merged: Store) -> None:
+    p = by_title(merged, "Nemesis: Normalizing the Soft-prompt Vectors")
+    assert p.status == "spotlight" and p.provenance["status"] == "openreview:ICLR_cc_2024_Conference"
+    assert "Soft-prompt tuning" in p.keywords and p.primary_area
+    assert p.abstract and len(p.sources) == 2
+
+
+def test_icml_2024_three_sources_joined_by_openreview_id(merged: Store) -> None:
+    p = by_title(merged, "DiJiang")
+    assert sorted(s.split(":")[0] for s in p.sources) == ["mlanthology", "openreview", "papercopilot"]
+    assert p.status == "oral" and p.ids["openreview"] == "0uUHfhXdnH"
+    assert p.links and len({u for _, u in p.links}) == len(p.links)   # links unioned without repeats

@@ -44,7 +44,7 @@ def test_acl_and_papercopilot_records_of_one_paper_merge(mixed: Store) -> None:
     assert p is not None
     assert sorted(s.split(":")[0] for s in p.sources) == ["acl", "papercopilot"]
     assert (p.venue, p.year, p.track, p.status) == ("acl", 2022, "long", "accepted")
-    assert p.provenance["title"] == "acl:acl:2022.acl"
+    assert p.provenance["title"] == "acl:2022.acl"
     assert p.biblio["bibkey"] == "zhang-etal-2022-learn" and p.biblio["pages"] == "517--527"
     assert ("pdf", "https://aclanthology.org/2022.acl-long.39.pdf") in p.links
 

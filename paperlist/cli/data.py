@@ -12,7 +12,7 @@ from .. import origins
 from .. import venues as venue_registry
 from ..ingest import FileReport, IngestReport, ingest, merge_pending
 from ..sources import READERS
-from .common import catch_store_errors, echo_json, fail, open_store, with_home
+from .common import catch_store_errors, echo_json, fail, home_dir, open_store, with_home
 
 
 class LineProgress:
@@ -105,20 +105,40 @@ def ingest_cmd(targets: tuple[str, ...], fmt: str | None, force: bool, as_json: 
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder of source files (default: ../shared/data when it exists).")
 @click.option("--download", is_flag=True, help="Download from the public origins even when a folder exists.")
+@click.option("--source", "only", multiple=True, type=click.Choice(sorted(origins.ORIGINS)),
+              help="With downloads: only these sources (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
 @_jobs_option
 @with_home
 @catch_store_errors
-def corpus_cmd(data_dir: Path | None, download: bool, as_json: bool, quiet: bool, jobs: int | None) -> None:
-    """Ingest the standard corpus: the shared data folder when present, else the public origins
-    (papercopilot/paperlists on GitHub)."""
+def corpus_cmd(data_dir: Path | None, download: bool, only: tuple[str, ...], as_json: bool, quiet: bool,
+               jobs: int | None) -> None:
+    """Ingest the standard corpus: the shared data folder when present, else download it from the
+    public origins (papercopilot, mlanthology, ACL Anthology, OpenReview exports on GitHub) into
+    HOME/sources and ingest that. Downloads resume where they stopped."""
     if data_dir is not None and not data_dir.is_dir():
         fail(f"no such folder: {data_dir}")
     folder = None if download else (data_dir or origins.default_data_dir())
-    if folder is None and not quiet:
-        click.echo("no local data folder: downloading from the public origins", err=True)
-    _run_ingest(origins.corpus_targets(folder), None, False, as_json, quiet, jobs)
+    if folder is None:
+        folder = home_dir() / "sources"
+        if not quiet:
+            click.echo(f"no local data folder: downloading the public sources into {folder}", err=True)
+        plan = origins.plan(list(only) or None)
+
+        def show(n: int, total: int, rate: str) -> None:
+            if not quiet and (n == total or n % 20 == 0):
+                click.echo(f"  downloaded [{n}/{total} files  {rate}]", err=True)
+
+        fetched = origins.fetch(plan, folder, show)
+        for line in fetched.failed or []:
+            click.echo(f"failed    {line}", err=True)
+        if not quiet:
+            click.echo(f"downloads: {fetched.fetched} new, {fetched.kept} kept, {fetched.missing} not at the origin,"
+                       f" {len(fetched.failed or [])} failed", err=True)
+        if not any(folder.rglob("*.*")):
+            fail("nothing could be downloaded (no network?)")
+    _run_ingest([str(folder)], None, False, as_json, quiet, jobs)
 
 
 @click.command("merge")
