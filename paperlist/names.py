@@ -9,6 +9,7 @@ apart: we never merge people on less than their whole written name.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .models import Author
 from .text import clean, fold
@@ -18,6 +19,7 @@ _TOKEN = re.compile(r"\w+", re.UNICODE)
 _NOISE = re.compile(r"^(?:and|et al\.?|others)$", re.I)
 
 
+@lru_cache(maxsize=1 << 18)
 def author_key(name: str) -> str:
     """Stable key for a display name ("Zhi-Hua Zhou" -> "zhihua-zhou"); "" for no name."""
     s = fold(name).casefold()

@@ -113,6 +113,7 @@ def plain(s: str | None) -> str:
     return _WS.sub(" ", s).strip()
 
 
+@lru_cache(maxsize=1 << 17)
 def title_key(title: str) -> str:
     """The key two titles must share to be the same title: plain text, folded, lower case,
     letters and digits only ("$\\ell_1$-Regression" and "ℓ1 regression" agree)."""
