@@ -156,7 +156,7 @@ class StoreBase:
 
 
 # indexes the merge itself reads: kept during bulk loads
-_KEEP_DURING_BULK = {"records_block", "records_paper", "papers_block"}
+_KEEP_DURING_BULK = {"records_block", "records_paper", "records_key", "papers_block"}
 
 
 def _schema_sql() -> str:

@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE INDEX IF NOT EXISTS records_block ON records(block);
 CREATE INDEX IF NOT EXISTS records_paper ON records(paper_id);
+CREATE INDEX IF NOT EXISTS records_key ON records(key);          -- a source's own id ("11127") finds its paper
 
 -- Blocks whose records changed since they were last merged (survives an interrupted ingest).
 CREATE TABLE IF NOT EXISTS dirty_blocks (
