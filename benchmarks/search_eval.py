@@ -32,11 +32,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from paperlist.index.analyzers import STOP_WORDS  # noqa: E402
-from paperlist.search import SearchRequest, Searcher  # noqa: E402
-from paperlist.search.rank import DEFAULT_WEIGHTS  # noqa: E402
-from paperlist.store import Store  # noqa: E402
-from paperlist.text import title_key  # noqa: E402
+from paperlist.index.analyzers import STOP_WORDS
+from paperlist.search import Searcher, SearchRequest
+from paperlist.search.rank import DEFAULT_WEIGHTS
+from paperlist.store import Store
+from paperlist.text import title_key
 
 KINDS = ("lowercased", "dropped", "typo", "shuffled", "author")
 _EDGE = re.compile(r"^[^\w]+|[^\w]+$")

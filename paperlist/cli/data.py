@@ -10,9 +10,9 @@ import click
 
 from .. import origins
 from .. import venues as venue_registry
+from ..index import fulltext
 from ..ingest import FileReport, IngestReport, ingest, merge_pending
 from ..sources import READERS
-from ..index import fulltext
 from .common import catch_store_errors, echo_json, fail, home_dir, open_store, with_home
 from .index import print_build, rebuild_index
 

@@ -10,10 +10,11 @@ from typing import Any, TextIO
 import click
 import orjson
 
-from ..search import SearchRequest, SearchResult, Searcher
-from ..search.engine import InvalidRequest, NoIndex
+from ..search import Searcher, SearchRequest, SearchResult
+from ..search.engine import NoIndex
 from ..search.model import MAX_PER_PAGE, SORTS
 from ..search.query import parse_years
+from ..search.request import InvalidRequest
 from .common import echo_json, fail, home_dir, with_home
 
 _MARK = re.compile(r"<mark>(.*?)</mark>")

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import secrets
 import shutil
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterator
 
 import orjson
 import tantivy
@@ -36,7 +38,7 @@ from ..text import title_key
 from . import analyzers
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
-INDEX_VERSION = 3
+INDEX_VERSION = 5
 INFO_FILE = "paperlist.json"
 CURRENT_FILE = "CURRENT"
 
@@ -45,6 +47,7 @@ STATUS_ORDER: dict[str | None, int] = {s: i for i, s in enumerate(ACCEPTED_STATU
 STATUS_ORDER[None] = len(ACCEPTED_STATUSES)
 STATUS_ORDER.update({s: len(ACCEPTED_STATUSES) + 1 + i for i, s in enumerate(REJECTED_STATUSES)})
 NO_CITATIONS = -1
+_JOINED = re.compile(r"\w[-'’‐‑]\w")
 
 
 def recency(year: int) -> float:
@@ -63,7 +66,7 @@ def schema() -> tantivy.Schema:
     sb = tantivy.SchemaBuilder()
     # searched text
     sb.add_text_field("title", tokenizer_name="en")               # stemmed plain title
-    sb.add_text_field("title_words", tokenizer_name="words")      # unstemmed: vocabulary, prefixes
+    sb.add_text_field("title_words", tokenizer_name="words", index_option="basic")  # unstemmed: vocabulary
     sb.add_text_field("title_key", tokenizer_name="raw")          # text.title_key: exact-title match
     sb.add_text_field("authors", tokenizer_name="words")          # one value per author (positions gap)
     sb.add_text_field("first_author", tokenizer_name="words", index_option="basic")  # people recall first authors
@@ -80,7 +83,6 @@ def schema() -> tantivy.Schema:
     sb.add_integer_field("citations", fast=True)
     sb.add_integer_field("browse_rank", fast=True)                # status, then title (global order)
     sb.add_integer_field("title_rank", fast=True)                 # title A-Z, then newest
-    sb.add_integer_field("title_len", fast=True)                  # words in the title
     sb.add_float_field("recency", fast=True)                      # ties go to the newer paper (see RECENCY)
     # everything a Hit shows, as one JSON blob (one stored field decodes fastest)
     sb.add_bytes_field("doc", stored=True)
@@ -152,7 +154,7 @@ def _build_lock(root: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def build(store: Store, home: Path, force: bool = True, heap_mb: int = 256,
+def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
           progress: Callable[[int, int], None] | None = None) -> BuildReport:
     """Build a new generation from the store and switch to it. With ``force=False`` nothing is
     done when the live generation is already current (same papers, same index version)."""
@@ -164,8 +166,8 @@ def build(store: Store, home: Path, force: bool = True, heap_mb: int = 256,
             gen = current_generation(root)
             assert gen is not None
             info = generation_info(root / gen)
-            return BuildReport(gen, root / gen, int(info.get("papers", 0)), time.perf_counter() - t0, True)
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+            return BuildReport(gen, root / gen, int(str(info.get("papers", 0))), time.perf_counter() - t0, True)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         gen = f"g{stamp}-{secrets.token_hex(3)}"
         path = root / gen
         path.mkdir(parents=True)
@@ -211,23 +213,43 @@ def _collect_garbage(root: Path, keep: set[str | None]) -> None:
 
 
 def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int], None] | None) -> int:
-    docs = list(store.iter_index_docs())
-    tokens = [analyzers.word_tokens(d.title_plain or d.title) for d in docs]
-    sort_titles = [" ".join(t) for t in tokens]
-    browse = _ranks([(STATUS_ORDER.get(d.status, len(STATUS_ORDER)), sort_titles[i], -d.year, d.id)
-                     for i, d in enumerate(docs)])
-    by_title = _ranks([(sort_titles[i], -d.year, d.id) for i, d in enumerate(docs)])
+    """Index every paper into a new tantivy index at ``path``; returns the number of papers.
+
+    Two passes over the store: a light one for the global sort orders, then the papers streamed
+    into the writer (never all in memory). A large writer heap keeps tantivy from flushing many
+    small segments that it would then have to merge: that halves the build time."""
+    keys = list(store.iter_sort_keys())
+    titles = [" ".join(analyzers.word_tokens(t)) for _, _, _, t in keys]
+    browse = _ranks([(STATUS_ORDER.get(st, len(STATUS_ORDER)), titles[i], -y, pid)
+                     for i, (pid, st, y, _) in enumerate(keys)])
+    by_title = _ranks([(titles[i], -y, pid) for i, (pid, _, y, _) in enumerate(keys)])
+    position = {pid: i for i, (pid, _, _, _) in enumerate(keys)}
+    del titles
     index = tantivy.Index(schema(), path=str(path), reuse=False)
     analyzers.register(index)
     writer = index.writer(heap_mb * 1_000_000, min(2, os.cpu_count() or 1))
-    total = len(docs)
-    for i, d in enumerate(docs):
-        writer.add_document(_document(d, browse[i], by_title[i], len(tokens[i])))
-        if progress and (i % 20000 == 0 or i == total - 1):
-            progress(i + 1, total)
-    writer.commit()
-    writer.wait_merging_threads()
-    return total
+    total = len(keys)
+    n = 0
+    try:
+        for d in store.iter_index_docs():
+            i = position.get(d.id)
+            if i is None:           # a paper added since the first pass: sorts last
+                i = len(browse)
+                browse.append(i)
+                by_title.append(i)
+                total += 1
+            writer.add_document(_document(d, browse[i], by_title[i]))
+            n += 1
+            if progress and (n % 20000 == 0 or n == total):
+                progress(n, total)
+        writer.commit()
+        writer.wait_merging_threads()
+    except BaseException:
+        # Drop the writer now (not when the traceback dies) so its files can be deleted.
+        writer.rollback()
+        del writer, index
+        raise
+    return n
 
 
 def _ranks(keys: list[tuple[object, ...]]) -> list[int]:
@@ -239,7 +261,7 @@ def _ranks(keys: list[tuple[object, ...]]) -> list[int]:
     return ranks
 
 
-def _document(d: IndexDoc, browse_rank: int, title_rank: int, title_len: int) -> tantivy.Document:
+def _document(d: IndexDoc, browse_rank: int, title_rank: int) -> tantivy.Document:
     title = d.title_plain or d.title
     doc = tantivy.Document()
     doc.add_text("id", d.id)
@@ -269,7 +291,6 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, title_len: int) ->
     doc.add_integer("citations", d.citations if d.citations is not None else NO_CITATIONS)
     doc.add_integer("browse_rank", browse_rank)
     doc.add_integer("title_rank", title_rank)
-    doc.add_integer("title_len", title_len)
     doc.add_float("recency", recency(d.year))
     doc.add_bytes("doc", orjson.dumps({
         "id": d.id, "title": d.title, "title_plain": title, "authors": [a[0] for a in d.authors],
@@ -281,10 +302,14 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, title_len: int) ->
 def _author_text(name: str, key: str) -> str:
     """The name, plus the words of its key that the name does not have: "Zhi-Hua Zhou" is also
     found as "zhihua" (the key joins hyphenated given names)."""
+    if not _JOINED.search(name):     # nothing joined: the key has the name's words (most names)
+        return name
     have = set(analyzers.word_tokens(name))
     extra = [w for w in key.split("-") if w and w not in have]
     return f"{name} {' '.join(extra)}" if extra else name
 
 
+@lru_cache(maxsize=4096)
 def venue_label(key: str) -> str:
+    """A venue key's short display name ("neurips" -> "NeurIPS")."""
     return venue_registry.get(key).short

@@ -4,10 +4,20 @@
     result = Searcher.open(home).search(SearchRequest(q='author:bengio "deep learning" year:2015..2020'))
 """
 
-from .engine import InvalidRequest, NoIndex, Searcher
-from .model import (MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, FacetValue, Hit, SearchRequest,
-                    SearchResult)
+from .engine import NoIndex, Searcher
+from .model import (
+    MAX_PER_PAGE,
+    MAX_QUERY_CHARS,
+    MAX_WINDOW,
+    MODES,
+    SORTS,
+    FacetValue,
+    Hit,
+    SearchRequest,
+    SearchResult,
+)
 from .query import Filters, ParsedQuery, parse
+from .request import InvalidRequest
 
 __all__ = ["MAX_PER_PAGE", "MAX_QUERY_CHARS", "MAX_WINDOW", "MODES", "SORTS", "FacetValue", "Filters", "Hit",
            "InvalidRequest", "NoIndex", "ParsedQuery", "SearchRequest", "SearchResult", "Searcher", "parse"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,20 +20,14 @@ import tantivy
 from tantivy import Occur, Order
 
 from ..index import fulltext
-from ..models import STATUSES
+from .facets import FACET_SIZE, facet_values
 from .filters import combine, filter_queries
 from .highlight import Highlighter
-from .model import (MAX_PER_PAGE, MAX_WINDOW, MODES, SORTS, FacetValue, Hit, SearchRequest, SearchResult)
-from .query import Filters, ParsedQuery, parse, resolve_status, resolve_venue
+from .model import MAX_WINDOW, FacetValue, Hit, SearchRequest, SearchResult
+from .query import Filters, ParsedQuery, parse
 from .rank import DEFAULT_WEIGHTS, TextQuery, TextQueryBuilder, Weights
+from .request import check_request, merge_filters, request_filters
 from .suggest import Suggester
-
-FACET_SIZE = {"venue": 500, "year": 300, "status": 20}
-STATUS_RANK = {s: i for i, s in enumerate(STATUSES)}
-
-
-class InvalidRequest(ValueError):
-    """A request outside the documented limits (page, per_page, sort, mode): a client error."""
 
 
 class NoIndex(RuntimeError):
@@ -85,6 +79,11 @@ class Searcher:
         if s._gen is None:
             raise NoIndex(f"no search index in {s.root} (run 'paperlist index')")
         return s
+
+    def warm(self) -> None:
+        """Load what the first misspelled query would otherwise load (the spelling vocabulary)."""
+        gen = self._generation()
+        gen.suggester.warm()
 
     @property
     def generation(self) -> str | None:
@@ -158,8 +157,8 @@ class Searcher:
             facets, _ = self._facets(gen, plan, req)
         hits = self._hits(gen, plan, addrs, req.snippets)
         suggestion = None
-        if plan.pq.has_text and (total == 0 or plan.text.mode != "all" or plan.text.unknown
-                                      or plan.text.corrections):
+        if plan.pq.has_text and (total == 0 or plan.text.mode != "all" or plan.text.corrections or plan.text.unknown or any(
+                t.verbatim == 0 and not t.stop and not t.prefix for t in plan.text.terms)):
             suggestion = gen.suggester.suggest(plan.pq, plan.text)
         interpreted = self._interpreted(plan, browse)
         return SearchResult(request=req, total=total, hits=hits, facets=facets,
@@ -172,7 +171,7 @@ class Searcher:
         gen = self._generation()
         pq = parse(q, gen.venues)
         if filters is not None:
-            pq.filters = _merge_filters(pq.filters, filters)
+            pq.filters = merge_filters(pq.filters, filters)
         plan = _Plan(pq, pq.filters, gen.builder.build(pq), filter_queries(gen.index.schema, pq.filters))
         if plan.text.query is None:
             return []
@@ -181,7 +180,7 @@ class Searcher:
 
     def _plan(self, gen: _Generation, req: SearchRequest) -> _Plan:
         pq = parse(req.q, gen.venues)
-        f = _merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))
+        f = merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))
         pq.filters = f
         text = gen.builder.build(pq)
         return _Plan(pq, f, text, filter_queries(gen.index.schema, f))
@@ -198,13 +197,13 @@ class Searcher:
             res = s.search(query, limit, offset=offset, order_by_field="browse_rank", order=Order.Asc)
         else:
             return self._relevance(s, query, offset, limit, count=True)
-        return res.hits, int(res.count or 0)
+        return res.hits, _count(res)
 
     def _relevance(self, s: tantivy.Searcher, query: tantivy.Query, offset: int, limit: int,
                    count: bool = False) -> tuple[list[tuple[float, tantivy.DocAddress]], int]:
         """By score; scores carry a tiny recency factor, so equal matches list the newer first."""
         res = s.search(query, limit, count=count, offset=offset, weight_by_field="recency")
-        return res.hits, int(res.count or 0)
+        return res.hits, _count(res)
 
     def _by_year(self, gen: _Generation, plan: _Plan, query: tantivy.Query, newest: bool, browse: bool, offset: int,
                  limit: int, year_counts: dict[int, int]) -> list[tuple[float, tantivy.DocAddress]]:
@@ -238,7 +237,6 @@ class Searcher:
         if not req.facets and not need_years:
             return {}, {}
         s = gen.searcher
-        aggs: dict[str, dict[str, Any]] = {}
         groups: dict[str | None, list[str]] = {}
         dims = ("venue", "year", "status") if req.facets else ()
         for dim in dims:
@@ -255,7 +253,7 @@ class Searcher:
         if need_years and year_all is None:
             res = s.aggregate(plan.query(ranked=False), {"year": {"terms": {"field": "year", "size": FACET_SIZE["year"]}}})
             year_all = {int(b["key"]): b["doc_count"] for b in res["year"]["buckets"]}
-        facets = {dim: _facet_values(dim, results.get(dim, []), plan.filters) for dim in dims}
+        facets = {dim: facet_values(dim, results.get(dim, []), plan.filters) for dim in dims}
         return facets, year_all or {}
 
     # --- hits ---------------------------------------------------------------------------------
@@ -309,95 +307,13 @@ def _next_mode(t: TextQuery) -> str | None:
     return None
 
 
-def check_request(req: SearchRequest) -> None:
-    """Raise ``InvalidRequest`` for values outside the documented limits (no silent clamping:
-    a client asking for page 10,001 has a bug worth seeing)."""
-    if not isinstance(req.page, int) or req.page < 1:
-        raise InvalidRequest(f"page must be >= 1 (got {req.page!r})")
-    if not isinstance(req.per_page, int) or not 1 <= req.per_page <= MAX_PER_PAGE:
-        raise InvalidRequest(f"per_page must be between 1 and {MAX_PER_PAGE} (got {req.per_page!r})")
-    if req.page * req.per_page > MAX_WINDOW:
-        raise InvalidRequest(f"page x per_page must be <= {MAX_WINDOW} (got {req.page} x {req.per_page}); "
-                             "narrow the search instead")
-    if req.sort not in SORTS:
-        raise InvalidRequest(f"sort must be one of {', '.join(SORTS)} (got {req.sort!r})")
-    if req.mode not in MODES:
-        raise InvalidRequest(f"mode must be one of {', '.join(MODES)} (got {req.mode!r})")
-    for name in ("year_from", "year_to"):
-        v = getattr(req, name)
-        if v is not None and not isinstance(v, int):
-            raise InvalidRequest(f"{name} must be an integer (got {v!r})")
-
-
-def request_filters(req: SearchRequest, known: frozenset[str], notes: list[str]) -> Filters:
-    """The request's explicit filters, with venue aliases and status names resolved."""
-    f = Filters(year_from=req.year_from, year_to=req.year_to, accepted=req.accepted)
-    for v in req.venues:
-        key = resolve_venue(v, set(known))
-        if key is None:
-            notes.append(f"unknown venue {v!r}")
-            key = v.strip().lower()          # matches nothing, honestly: no silent widening
-        if key not in f.venues:
-            f.venues.append(key)
-    for st in req.statuses:
-        canon = resolve_status(st)
-        if canon is None:
-            notes.append(f"unknown status {st!r}")
-            canon = st.strip().lower()
-        if canon not in f.statuses:
-            f.statuses.append(canon)
-    f.tracks = [t.strip().lower() for t in req.tracks if t.strip()]
-    f.topics = [t.strip().lower() for t in req.topics if t.strip()]
-    if f.year_from is not None and f.year_to is not None and f.year_from > f.year_to:
-        f.year_from, f.year_to = f.year_to, f.year_from
-    return f
-
-
-def _merge_filters(a: Filters, b: Filters) -> Filters:
-    """Both sets of filters at once: lists OR-ed within a kind when both give one (the request's
-    venue chips and a typed ``venue:`` widen each other); year ranges intersected."""
-    out = replace(a)
-    for name in ("venues", "families", "statuses", "tracks", "topics", "not_venues", "not_families",
-                 "not_statuses", "not_tracks", "not_topics"):
-        merged = list(getattr(a, name))
-        merged += [v for v in getattr(b, name) if v not in merged]
-        setattr(out, name, merged)
-    out.not_years = a.not_years + b.not_years
-    lo = [y for y in (a.year_from, b.year_from) if y is not None]
-    hi = [y for y in (a.year_to, b.year_to) if y is not None]
-    out.year_from = max(lo) if lo else None
-    out.year_to = min(hi) if hi else None
-    out.accepted = b.accepted if b.accepted is not None else a.accepted
-    return out
-
-
-def _facet_values(dim: str, buckets: list[dict[str, Any]], f: Filters) -> list[FacetValue]:
-    selected: set[str] = set()
-    if dim == "venue":
-        selected = set(f.venues)
-    elif dim == "status":
-        selected = set(f.statuses)
-    elif dim == "year" and f.year_from is not None and f.year_from == f.year_to:
-        selected = {str(f.year_from)}
-    vals = [FacetValue(str(b["key"]), _label(dim, str(b["key"])), int(b["doc_count"]), str(b["key"]) in selected)
-            for b in buckets]
-    have = {v.value for v in vals}
-    vals += [FacetValue(v, _label(dim, v), 0, True) for v in selected - have]
-    if dim == "year":
-        vals.sort(key=lambda v: -int(v.value) if v.value.isdigit() else 0)
-    elif dim == "status":
-        vals.sort(key=lambda v: STATUS_RANK.get(v.value, len(STATUS_RANK)))
-    else:
-        vals.sort(key=lambda v: (-v.count, v.label.lower()))
-    return vals
-
-
-def _label(dim: str, value: str) -> str:
-    return fulltext.venue_label(value) if dim == "venue" else value
-
-
 def _doc(s: tantivy.Searcher, addr: tantivy.DocAddress) -> dict[str, Any]:
-    return orjson.loads(s.doc(addr).get_first("doc"))
+    blob = s.doc(addr).get_first("doc")
+    return orjson.loads(blob) if blob else {}
+
+
+def _count(res: tantivy.SearchResult) -> int:
+    return int(getattr(res, "count", 0) or 0)     # the type stubs lack SearchResult.count
 
 
 def _escape(text: str) -> str:

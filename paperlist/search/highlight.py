@@ -21,7 +21,23 @@ from ..index import analyzers
 from ..text import fold
 
 _WORD = re.compile(r"[^\W_]+")
+_ACCENTED = re.compile("[\u00c0-\u024f\u1e00-\u1eff]")     # Latin letters with diacritics
 ELLIPSIS = "…"
+
+
+class _FoldTable(dict[int, str]):
+    """str.translate table: each character to its folded lower-case form when that is one
+    character ("Ö" -> "o"), else to itself, so positions in the folded text match the original."""
+
+    def __missing__(self, code: int) -> str:
+        c = chr(code)
+        f = fold(c).lower()
+        out = f if len(f) == 1 else (c.lower() if len(c.lower()) == 1 else c)
+        self[code] = out
+        return out
+
+
+_FOLD = _FoldTable()
 
 
 @lru_cache(maxsize=100_000)
@@ -39,9 +55,9 @@ class Highlighter:
         self.prefixes = tuple(p for p in (prefixes or []) if len(p) >= 2)
         self._memo: dict[str, bool] = {}
         roots = {_root(s) for s in self.stems} | {w[:2] for w, _ in self.fuzzy} | set(self.prefixes)
-        roots = {r for r in roots if r}
-        self._candidates = (re.compile(r"(?<![^\W_])(?:" + "|".join(sorted(map(re.escape, roots), key=len, reverse=True))
-                                       + r")[^\W_]*", re.IGNORECASE) if roots else None)
+        # longest first, and none that a shorter root already finds ("graph" finds "graphs")
+        ordered = sorted((r for r in roots if r), key=len)
+        self._roots = [r for i, r in enumerate(ordered) if not any(r.startswith(o) for o in ordered[:i])]
 
     def matches(self, token: str) -> bool:
         hit = self._memo.get(token)
@@ -53,17 +69,34 @@ class Highlighter:
             self._memo[token] = hit
         return hit
 
-    def _spans(self, text: str, every_token: bool = False) -> list[tuple[int, int]]:
-        if self._candidates is None:
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        if not self._roots:
             return []
-        # The candidate regex finds words starting like a query word, in C; checking every token
-        # in Python instead is needed only where accents may hide a match ("Jérémy" ~ "jeremy").
-        found = _WORD.finditer(text) if every_token and not text.isascii() else self._candidates.finditer(text)
-        return [m.span() for m in found if self.matches(m.group())]
+        # Lower case, and accents folded where there are any ("Schrödinger" ~ "schrodinger"),
+        # keeping positions: the folded text has the same length as the text.
+        low = text.translate(_FOLD) if not text.isascii() and _ACCENTED.search(text) else text.lower()
+        if len(low) != len(text):
+            low = text.translate(_FOLD)
+        # Words starting with a root, found with str.find (C speed, a few calls per abstract)
+        # rather than a regex alternation tried at every position.
+        spans: list[tuple[int, int]] = []
+        for root in self._roots:
+            i = low.find(root)
+            while i != -1:
+                if i == 0 or not low[i - 1].isalnum():
+                    m = _WORD.match(text, i)
+                    end = m.end() if m else i + len(root)
+                    if self.matches(text[i:end]):
+                        spans.append((i, end))
+                    i = low.find(root, end)
+                else:
+                    i = low.find(root, i + 1)
+        spans.sort()
+        return spans
 
     def title(self, text: str) -> str:
         """The whole text, escaped, with matches marked."""
-        return _render(text, self._spans(text, every_token=True), 0, len(text))
+        return _render(text, self._spans(text), 0, len(text))
 
     def snippet(self, text: str, max_chars: int = 260) -> str:
         """A window of about ``max_chars`` around the densest matches ('' for no text)."""
@@ -74,11 +107,7 @@ class Highlighter:
             return _render(text, spans, 0, len(text))
         start = 0
         if spans:
-            best, best_score = 0, -1
-            for i, (s0, _) in enumerate(spans):
-                seen = {text[a:b].lower() for a, b in spans[i:] if b - s0 <= max_chars - 40}
-                if len(seen) > best_score:
-                    best, best_score = i, len(seen)
+            best = _densest(text, spans, max_chars - 40)
             start = max(0, spans[best][0] - 40)
             if start > 0:   # start on a word boundary
                 sp = text.find(" ", start)
@@ -88,6 +117,28 @@ class Highlighter:
             sp = text.rfind(" ", start, end)
             end = sp if sp > start + max_chars // 2 else end
         return _render(text, spans, start, end)
+
+
+def _densest(text: str, spans: list[tuple[int, int]], width: int) -> int:
+    """Index of the span that starts the window (``width`` chars) with the most distinct words."""
+    words = [text[a:b].lower() for a, b in spans]
+    counts: dict[str, int] = {}
+    best, best_n, j = 0, 0, 0
+    for i, (s0, _) in enumerate(spans):
+        while j < len(spans) and spans[j][1] - s0 <= width:
+            counts[words[j]] = counts.get(words[j], 0) + 1
+            j += 1
+        if len(counts) > best_n:
+            best, best_n = i, len(counts)
+        if j > i:     # slide: drop span i
+            c = counts[words[i]] - 1
+            if c:
+                counts[words[i]] = c
+            else:
+                del counts[words[i]]
+        else:
+            j = i + 1
+    return best
 
 
 def _root(stem: str) -> str:

@@ -19,8 +19,9 @@ Queries are cut at ``MAX_QUERY_CHARS``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .. import venues as venue_registry
 from ..models import STATUSES
@@ -83,11 +84,10 @@ class Filters:
     not_years: list[tuple[int | None, int | None]] = field(default_factory=list)
 
     def any(self) -> bool:
-        return any(getattr(self, f) not in (None, []) for f in self.__slots__)  # type: ignore[attr-defined]
+        return any(getattr(self, f) not in (None, []) for f in self.__slots__)
 
     def to_dict(self) -> dict[str, Any]:
-        return {f: getattr(self, f) for f in self.__slots__  # type: ignore[attr-defined]
-                if getattr(self, f) not in (None, [])}
+        return {f: getattr(self, f) for f in self.__slots__ if getattr(self, f) not in (None, [])}
 
 
 @dataclass(slots=True)

@@ -23,18 +23,23 @@ How a score is made (weights in ``Weights``, tuned on benchmarks/search_eval.py)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from itertools import pairwise
+from typing import cast
 
 import tantivy
 from tantivy import Occur, Query
 
 from ..index import analyzers
+from ..names import author_key, flip_comma_name
 from ..text import title_key
 from .query import ParsedQuery, TextClause
 
-
 MATCH_MODES = ("all", "most", "any")
+# Words beyond this are ignored (a pasted abstract is not a better query than its first
+# sentence); it also bounds how deeply the ranking query nests.
+MAX_CLAUSES = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +59,7 @@ class Weights:
     phrase_slop: int = 3
     exact: float = 40.0           # the whole query is the title
     author: float = 10.0          # the whole query is an author's name
-    fuzzy_df: int = 2             # words in fewer papers than this also match spelling neighbours
+    fuzzy_df: int = 1             # words in fewer papers than this also match spelling neighbours
     typo_df: int = 30             # words in fewer papers than this also match a common neighbour
     correction: float = 0.9       # weight of that neighbour relative to the word itself
     prefix_expansions: int = 40
@@ -70,6 +75,14 @@ class QTerm:
     stop: bool
     prefix: bool       # the user may still be typing it
     known: int = 0     # papers that have it in any field (rough: summed document frequencies)
+    verbatim: int = 1  # papers with the word exactly as typed in the title or a name
+
+
+@dataclass(slots=True)
+class _Clause:
+    term: QTerm
+    anyfield: tantivy.Query          # matches the word (or a variant) in any field, BM25-scored
+    bonuses: list[tantivy.Query]     # score only: title and first-author constants
 
 
 @dataclass(slots=True)
@@ -128,45 +141,55 @@ class TextQueryBuilder:
             q = self._clause(c, tq)
             if q is not None:
                 fixed.append((Occur.MustNot if c.negated else Occur.Must, q))
-        content = [t for t in terms if not t.stop] or terms
+        content = _distinct([t for t in terms if not t.stop] or terms)[:MAX_CLAUSES]
         clauses = [c for c in (self._term_clause(t, tq) for t in content) if c is not None]
         tq.clauses = len(clauses)
         match: list[tuple[Occur, Query]] = list(fixed)
         rank: list[tuple[Occur, Query]] = list(fixed)
+        bonuses: list[Query] = []
         if clauses:
             if mode == "all":
                 tq.required = len(clauses)
-                words_q = _all(anyfield for anyfield, _ in clauses)
+                words_q = _all(c.anyfield for c in clauses)
                 match.append((Occur.Must, words_q))
                 rank.append((Occur.Must, words_q))
             else:
                 need = 1 if mode == "any" else required_clauses(len(clauses))
                 tq.required = need
                 match.append((Occur.Must, Query.boolean_query(
-                    [(Occur.Should, a) for a, _ in clauses], minimum_number_should_match=need)))
-                covered = [Query.boolean_query([(Occur.Should, a), (Occur.Should, c)]) for a, c in clauses]
+                    [(Occur.Should, c.anyfield) for c in clauses], minimum_number_should_match=need)))
+                # coverage: a constant per matched word, so that more matched words beat fewer
+                covered = [Query.boolean_query([(Occur.Should, c.anyfield), (Occur.Should, Query.const_score_query(
+                    c.anyfield, self.w.coverage * self._idf(max(1, c.term.known))))]) for c in clauses]
                 rank.append((Occur.Must, Query.boolean_query(
                     [(Occur.Should, c) for c in covered], minimum_number_should_match=need)))
-            rank += [(Occur.Should, b) for b in self._proximity(terms, content)]
+            bonuses = [b for c in clauses for b in c.bonuses] + self._proximity(terms, content)
+            if tq.corrections:   # "denoising difusion probabilistic models" is still that exact title
+                fixed_terms = [_corrected(t, tq.corrections) for t in terms]
+                bonuses += self._proximity(fixed_terms, [_corrected(t, tq.corrections) for t in content])
         if not any(occ == Occur.Must for occ, _ in match):
             # only exclusions: every paper but those
             tq.query = tq.match = (None if not match else
                                    Query.boolean_query([(Occur.Must, Query.all_query()), *match]))
             return tq
         tq.match = _all_clauses(match)
-        tq.query = _all_clauses(rank)
+        tq.query = _chain(_all_clauses(rank), bonuses)
         return tq
 
-    def _term_clause(self, t: QTerm, tq: TextQuery) -> tuple[Query, Query] | None:
-        """(the word in any field, a constant coverage score for it), or None if it cannot match."""
+    def _term_clause(self, t: QTerm, tq: TextQuery) -> _Clause | None:
+        """The word in any field (with typo and prefix variants), and its bonuses; None if no
+        paper can match it."""
         w, s = self.w, self.schema
-        branches = self._word_branches(t.word, t.stem, 1.0)
+        branches, bonuses = self._word_branches(t.word, t.stem, 1.0)
         t.known = sum(df for _, df in branches)
+        t.verbatim = self._df("title_words", t.word) + self._df("authors", t.word)
         out = [q for q, _ in branches]
         tq.stems.add(t.stem)
         completed = 0      # papers with a completion of the word (when still typing it)
-        if t.prefix and (t.known < w.typo_df or len(t.word) <= 3):
-            # still typing: the most frequent completions in titles and author names
+        rare = t.known < w.typo_df
+        if (t.prefix and (rare or len(t.word) <= 3)) or (rare and t.verbatim == 0 and len(t.word) >= 3):
+            # still typing, or an abbreviation ("netw"): the most frequent completions in titles
+            # and author names
             for fname in ("title_words", "authors"):
                 done = [(x, n) for x, n in self.searcher.terms_with_prefix(fname, t.word, limit=w.prefix_expansions)
                         if x != t.word]
@@ -176,76 +199,82 @@ class TextQueryBuilder:
             if completed:
                 tq.prefixes.append(t.word)
         unfinished = completed >= 10 * max(1, t.known)
-        if not unfinished and len(t.word) >= 4 and not t.word.isdigit():
-            if t.known < w.fuzzy_df:
-                # unknown word: its spelling neighbours in titles and names
+        if not unfinished and len(t.word) >= 4 and not t.word.isdigit() and t.known < w.typo_df:
+            # a rare or unknown word, likely a typo: its most common spelling neighbour
+            fix = self.corrector(t.word) if self.corrector is not None else None
+            if fix and fix != t.word:
+                alt, alt_bonuses = self._word_branches(fix, analyzers.stem(fix), w.correction)
+                if sum(df for _, df in alt) >= 10 * max(1, t.known):
+                    out += [q for q, _ in alt]
+                    bonuses += alt_bonuses
+                    tq.corrections[t.word] = fix
+                    tq.stems.add(analyzers.stem(fix))
+            if t.known < w.fuzzy_df and t.word not in tq.corrections:
+                # no paper has the word and no common neighbour was found: every neighbour
+                # (tantivy walks the term dictionary with a Levenshtein automaton; costly)
                 dist = 1 if len(t.word) < 8 else 2
                 for fname in ("title_words", "authors"):
                     out.append(Query.boost_query(
                         Query.fuzzy_term_query(s, fname, t.word, distance=dist, transposition_cost_one=True), w.fuzzy))
                 tq.fuzzy.append(t.word)
-            if t.known < w.typo_df and self.corrector is not None:
-                # a rare word (a typo some papers share): also its much more common neighbour
-                fix = self.corrector(t.word)
-                if fix and fix != t.word:
-                    alt = self._word_branches(fix, analyzers.stem(fix), w.correction)
-                    if sum(df for _, df in alt) >= 10 * max(1, t.known):
-                        out += [q for q, _ in alt]
-                        tq.corrections[t.word] = fix
-                        tq.stems.add(analyzers.stem(fix))
         if t.known == 0 and not unfinished:
             tq.unknown.append(t.word)
         if not out:
             return None
         anyfield = out[0] if len(out) == 1 else Query.boolean_query([(Occur.Should, b) for b in out])
-        # Coverage: a constant per matched word, so that more matched words beat fewer.
-        cover = Query.const_score_query(anyfield, w.coverage * self._idf(max(1, t.known)))
-        return anyfield, cover
+        return _Clause(t, anyfield, bonuses)
 
-    def _word_branches(self, word: str, stem: str, scale: float) -> list[tuple[Query, int]]:
-        """The word in each text field where it occurs: (weighted term query, document frequency).
-        Title and first-author matches also add a constant: BM25 alone lets a short title that
-        has one query word beat the long title that has them all."""
+    def _word_branches(self, word: str, stem: str, scale: float) -> tuple[list[tuple[Query, int]], list[Query]]:
+        """The word in each text field where it occurs ((weighted BM25 term query, document
+        frequency) pairs: a paper matches the word if it matches one), and bonus queries that
+        only add score: a constant for the word in the title (its stem, and the very word:
+        "variate" is not "variational") and in the first author's name. BM25 alone lets a short
+        title with one query word beat the long title that has them all."""
         w, s = self.w, self.schema
-        out = []
+        out: list[tuple[Query, int]] = []
+        bonuses: list[Query] = []
         for fname, term, weight in (("title", stem, w.title), ("authors", word, w.authors),
                                     ("keywords", stem, w.keywords), ("abstract", stem, w.abstract)):
             df = self._df(fname, term)
             if df:
                 out.append((Query.boost_query(Query.term_query(s, fname, term), weight * scale), df))
                 if fname == "title" and w.title_hit:
-                    out.append((Query.const_score_query(Query.term_query(s, "title", term, "basic"),
-                                                        w.title_hit * scale * self._idf(df)), 0))
-                    # the very word, not only its stem ("variate" is not "variational")
-                    if w.title_word and self._df("title_words", word):
-                        out.append((Query.const_score_query(Query.term_query(s, "title_words", word, "basic"),
-                                                            w.title_word * scale), 0))
+                    bonuses.append(Query.const_score_query(Query.term_query(s, "title", term, "basic"),
+                                                           w.title_hit * scale * self._idf(df)))
+        if w.title_word and self._df("title_words", word):
+            bonuses.append(Query.const_score_query(Query.term_query(s, "title_words", word, "basic"),
+                                                   w.title_word * scale))
         if w.first_author and self._df("first_author", word):
-            out.append((Query.const_score_query(Query.term_query(s, "first_author", word, "basic"),
-                                                w.first_author * scale), 0))
-        return out
+            bonuses.append(Query.const_score_query(Query.term_query(s, "first_author", word, "basic"),
+                                                   w.first_author * scale))
+        return out, bonuses
 
     def _proximity(self, terms: list[QTerm], content: list[QTerm]) -> list[Query]:
         w, s = self.w, self.schema
         out: list[Query] = []
         stems = [t.stem for t in terms if t.stem]
         # consecutive content words near each other in the title
-        for a, b in zip(content, content[1:]):
-            if a.stem and b.stem and a.stem != b.stem and not b.prefix:
-                out.append(Query.boost_query(Query.phrase_query(s, "title", [a.stem, b.stem], slop=2), w.pair))
-        if len(stems) >= 2:
-            if terms[-1].prefix:
-                words = [t.word for t in terms]
-                out.append(Query.boost_query(Query.phrase_prefix_query(s, "title_words", words), w.phrase))
+        pairs = [(a.stem, b.stem) for a, b in pairwise(content)
+                 if a.stem and b.stem and a.stem != b.stem and not b.prefix]
+        whole = 2 <= len(stems) <= 2 * MAX_CLAUSES
+        if whole and not terms[-1].prefix and [list(p) for p in pairs] == [stems]:
+            pairs, whole = [], False     # a two-word query: its pair is the whole phrase
+            out.append(Query.boost_query(Query.phrase_query(s, "title", _words(stems), slop=2), w.pair + w.phrase))
+        for a, b in pairs:
+            out.append(Query.boost_query(Query.phrase_query(s, "title", _words([a, b]), slop=2), w.pair))
+        if whole:
+            if terms[-1].prefix:    # stems, then the unfinished word as typed ("graph neural netw")
+                words = [t.stem for t in terms[:-1]] + [terms[-1].word]
+                out.append(Query.boost_query(Query.phrase_prefix_query(s, "title", _words(words)), w.phrase))
             else:   # loose: words dropped from the title still count as "the title"
-                out.append(Query.boost_query(Query.phrase_query(s, "title", stems, slop=w.phrase_slop), w.phrase))
+                out.append(Query.boost_query(Query.phrase_query(s, "title", _words(stems), slop=w.phrase_slop), w.phrase))
         key = title_key(" ".join(t.word for t in terms))
-        if key:
+        if key and self._df("title_key", key):
             out.append(Query.boost_query(Query.term_query(s, "title_key", key), w.exact))
         if 2 <= len(terms) <= 5:     # the query may be a person's name
-            from ..names import author_key
-            out.append(Query.boost_query(Query.term_query(s, "author_key", author_key(
-                " ".join(t.word for t in terms))), w.author))
+            name = author_key(" ".join(t.word for t in terms))
+            if self._df("author_key", name):
+                out.append(Query.boost_query(Query.term_query(s, "author_key", name), w.author))
         return out
 
     def _clause(self, c: TextClause, tq: TextQuery) -> Query | None:
@@ -266,7 +295,7 @@ class TextQueryBuilder:
         for f in fields:
             toks = words if f == "authors" else stems
             if c.phrase and len(toks) > 1:
-                q = Query.phrase_query(s, f, toks)
+                q = Query.phrase_query(s, f, _words(toks))
             elif len(toks) == 1:
                 q = Query.term_query(s, f, toks[0])
             else:   # field:words without quotes: every word in that field
@@ -278,8 +307,6 @@ class TextQueryBuilder:
     def _author_clause(self, text: str, words: list[str]) -> Query:
         """An author: the whole name as its author key ("Zhi-Hua Zhou" = "Zhihua Zhou" =
         "Zhou, Zhi-Hua"), or its words as a phrase in one author's name, in either order."""
-        from ..names import author_key, flip_comma_name
-
         s = self.schema
         alts: list[Query] = []
         key = author_key(flip_comma_name(text))
@@ -288,11 +315,41 @@ class TextQueryBuilder:
         if len(words) == 1:
             alts.append(Query.term_query(s, "authors", words[0]))
         else:
-            alts.append(Query.phrase_query(s, "authors", words))
-            alts.append(Query.phrase_query(s, "authors", words[::-1]))
+            alts.append(Query.phrase_query(s, "authors", _words(words)))
+            alts.append(Query.phrase_query(s, "authors", _words(words[::-1])))
         q = Query.boolean_query([(Occur.Should, a) for a in alts])
         # constant: any paper of the author is as good as another (then newest first)
         return Query.const_score_query(q, self.w.author)
+
+
+def _corrected(t: QTerm, corrections: dict[str, str]) -> QTerm:
+    fix = corrections.get(t.word)
+    return t if fix is None else QTerm(fix, analyzers.stem(fix), t.stop, False, t.known)
+
+
+def _words(ws: Sequence[str]) -> list[str | tuple[int, str]]:
+    """Phrase words as tantivy's typing wants them (a list of str is fine at run time)."""
+    return cast("list[str | tuple[int, str]]", list(ws))
+
+
+def _distinct(terms: list[QTerm]) -> list[QTerm]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for t in terms:
+        if (t.stem, t.word) not in seen:
+            seen.add((t.stem, t.word))
+            out.append(t)
+    return out
+
+
+def _chain(base: Query, bonuses: list[Query]) -> Query:
+    """``base`` plus each bonus where it matches. Nested one optional clause per level rather
+    than one flat list: tantivy then *seeks* each bonus to the base's matches (skip lists)
+    instead of scanning the union of all their postings, twice as fast on common words."""
+    q = base
+    for b in bonuses:
+        q = Query.boolean_query([(Occur.Must, q), (Occur.Should, b)])
+    return q
 
 
 def _all(queries: Iterable[Query]) -> Query:

@@ -82,24 +82,24 @@ class Suggester:
         return best[2] if best else None
 
     def suggest(self, pq: ParsedQuery, tq: TextQuery) -> str | None:
-        """The query with unknown words corrected, or None when nothing could be corrected."""
-        if tq.corrections:
-            fixed = pq.raw
-            for w, c in tq.corrections.items():
-                fixed = re.sub(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", c, fixed, flags=re.IGNORECASE)
-            return " ".join(fixed.split())
-        unknown = list(dict.fromkeys(tq.unknown))
-        if not unknown:
-            # nothing matched well but every word exists: try correcting the rarest words
-            unknown = [t.word for t in tq.terms if not t.stop and t.known < MIN_DF * 5 and not t.prefix]
-        fixed = pq.raw
-        changed = False
-        for w in unknown:
-            c = self.correct(w)
-            if c:
-                fixed, n = re.subn(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", c, fixed, flags=re.IGNORECASE)
-                changed = changed or n > 0
-        if not changed:
+        """The query with misspelled words corrected, or None when nothing needs correcting.
+
+        A word is corrected when ranking already used a correction for it, when no paper has it,
+        or when it never appears as typed in a title or a name ("reinforcment" still finds
+        papers through its stem, but it is a typo all the same)."""
+        fixes = dict(tq.corrections)
+        for t in tq.terms:
+            if t.word in fixes or t.word in tq.prefixes or t.stop or len(t.word) < 4 or t.word.isdigit():
+                continue
+            # (an unfinished last word is not a typo: "transf" will become "transformer")
+            if t.word in tq.unknown or (t.verbatim == 0 and not t.prefix):
+                c = self.correct(t.word)
+                if c:
+                    fixes[t.word] = c
+        if not fixes:
             return None
+        fixed = pq.raw
+        for w, c in fixes.items():
+            fixed = re.sub(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", c, fixed, flags=re.IGNORECASE)
         fixed = " ".join(fixed.split())
         return fixed if analyzers.word_tokens(fixed) != analyzers.word_tokens(pq.raw) else None

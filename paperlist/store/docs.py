@@ -8,8 +8,8 @@ would cost ~4 queries x 250k papers).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from .base import StoreBase
 
@@ -45,6 +45,11 @@ class DocsMixin(StoreBase):
         for pid, phash in self.db.execute("SELECT id, hash FROM papers ORDER BY id"):
             h.update(f"{pid}\x1f{phash}\x1e".encode())
         return h.hexdigest()
+
+    def iter_sort_keys(self) -> Iterator[tuple[str, str | None, int, str]]:
+        """(id, status, year, plain title) of every paper, ordered by id: what global sort orders
+        (browse, title) need, without the heavy columns."""
+        yield from self.db.execute("SELECT id, status, year, title_plain FROM papers ORDER BY id")
 
     def iter_index_docs(self) -> Iterator[IndexDoc]:
         """Every paper, ordered by id, with its authors and keywords. Uses a separate connection
