@@ -30,10 +30,12 @@ from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
+import orjson
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from paperlist.index.analyzers import STOP_WORDS
-from paperlist.search import Searcher, SearchRequest
+from paperlist.search import Hit, Searcher, SearchRequest, SearchResult
 from paperlist.search.rank import DEFAULT_WEIGHTS
 from paperlist.store import Store
 from paperlist.text import title_key
@@ -108,12 +110,27 @@ def sample(store: Store, n: int, seed: int) -> list[tuple[str, str, list[str], s
     return out
 
 
+def baseline(searcher: Searcher, q: str) -> SearchResult:
+    """The anchor: tantivy's own query parser, OR of the words over the text fields, BM25."""
+    gen = searcher._generation()
+    query = gen.index.parse_query_lenient(q, ["title", "authors", "keywords", "abstract"])[0]
+    hits = []
+    for _, addr in gen.searcher.search(query, 10).hits:
+        d = orjson.loads(gen.searcher.doc(addr).get_first("doc"))
+        hits.append(Hit(id=d["id"], title=d["title"], title_html="", authors=d["authors"], author_keys=[],
+                        venue=d["venue"], venue_short="", year=d["year"], status=None, accepted=True, track=None,
+                        citations=None, abstract_html="", score=0.0))
+    return SearchResult(request=SearchRequest(q=q), total=len(hits), hits=hits, facets={}, took_ms=0.0)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--home", default="data")
     ap.add_argument("--n", type=int, default=400)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--failures", action="store_true", help="print every miss")
+    ap.add_argument("--baseline", action="store_true",
+                    help="rank with a plain tantivy OR query (title, authors, keywords, abstract) instead")
     ap.add_argument("--set", action="append", default=[], metavar="WEIGHT=VALUE",
                     help="override a ranking weight (paperlist.search.rank.Weights), for tuning")
     args = ap.parse_args()
@@ -137,7 +154,8 @@ def main() -> None:
                 stats[kind]["skipped"] += 1
                 continue
             t0 = time.perf_counter()
-            res = searcher.search(SearchRequest(q=q, per_page=10, facets=False, snippets=False))
+            res = (baseline(searcher, q) if args.baseline else
+                   searcher.search(SearchRequest(q=q, per_page=10, facets=False, snippets=False)))
             times.append(time.perf_counter() - t0)
             ids = [h.id for h in res.hits]
             rank = ids.index(pid) + 1 if pid in ids else None
