@@ -50,6 +50,12 @@ def test_known_item(searcher: Searcher, q: str, first: str) -> None:
     assert titles(run(searcher, q))[0] == first
 
 
+def test_a_pasted_paper_id_finds_the_paper(searcher: Searcher) -> None:
+    pid = run(searcher, "deep sets").hits[0].id
+    res = run(searcher, f" {pid} ")
+    assert res.total == 1 and res.hits[0].id == pid
+
+
 def test_title_matches_beat_abstract_matches(searcher: Searcher) -> None:
     res = run(searcher, "diffusion models")
     assert res.hits[0].title == "Denoising Diffusion Models Are Strong Learners"
@@ -242,11 +248,14 @@ def test_pages_add_up_to_the_whole_list(searcher: Searcher, sort: str, q: str) -
 
 @pytest.mark.parametrize("kw", [
     {"per_page": 101}, {"per_page": 0}, {"page": 0}, {"page": 101, "per_page": 100}, {"page": 10_001, "per_page": 1},
-    {"sort": "random"}, {"mode": "magic"}, {"year_from": "2020"},
+    {"sort": "random"}, {"mode": "magic"}, {"year_from": "2020"}, {"page": True}, {"venues": "neurips"},
+    {"statuses": [1]}, {"accepted": "yes"},
 ])
 def test_out_of_range_requests_raise_a_client_error(searcher: Searcher, kw: dict[str, object]) -> None:
     with pytest.raises(InvalidRequest):
         run(searcher, "learning", **kw)
+    with pytest.raises(InvalidRequest):
+        searcher.search(SearchRequest(q=None))  # type: ignore[arg-type]
     assert issubclass(InvalidRequest, ValueError)
 
 
@@ -256,7 +265,12 @@ def test_largest_allowed_window(searcher: Searcher) -> None:
 
 
 def test_semantic_mode_answers_with_keywords_for_now(searcher: Searcher) -> None:
-    assert run(searcher, "diffusion", mode="hybrid").total == run(searcher, "diffusion").total
+    res = run(searcher, "diffusion", mode="hybrid")
+    assert res.total == run(searcher, "diffusion").total and "not available" in res.interpreted["notes"][0]
+
+
+def test_empty_filter_values_are_no_filter(searcher: Searcher) -> None:
+    assert run(searcher, "", venues=[""], statuses=[" "]).total == run(searcher, "").total
 
 
 # --- hits and highlighting --------------------------------------------------------------------------

@@ -161,6 +161,8 @@ class Searcher:
                 t.verbatim == 0 and not t.stop and not t.prefix for t in plan.text.terms)):
             suggestion = gen.suggester.suggest(plan.pq, plan.text)
         interpreted = self._interpreted(plan, browse)
+        if req.mode != "keyword":
+            interpreted.setdefault("notes", []).append(f"{req.mode} search is not available yet: keyword results")
         return SearchResult(request=req, total=total, hits=hits, facets=facets,
                             took_ms=(time.perf_counter() - t0) * 1000, suggestion=suggestion,
                             interpreted=interpreted)
@@ -274,6 +276,10 @@ class Searcher:
         return out
 
     def _interpreted(self, plan: _Plan, browse: bool) -> dict[str, Any]:
+        """How the query was understood, for display and debugging: ``mode`` (keyword / browse),
+        ``words``, ``clauses`` (phrases, field clauses, exclusions), ``filters``, ``match``
+        (all / most / any) with ``required_words``, ``fuzzy``, ``prefix`` and ``corrected`` words,
+        and ``notes`` (degraded syntax, unknown filter values)."""
         t = plan.text
         out: dict[str, Any] = {"mode": "browse" if browse else "keyword"}
         if plan.pq.words:

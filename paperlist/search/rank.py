@@ -136,6 +136,12 @@ class TextQueryBuilder:
         """The query for ``pq`` needing all, most or any of its word clauses (see ``MATCH_MODES``)."""
         terms = self.terms(pq)
         tq = TextQuery(None, terms=terms, mode=mode)
+        pid = pq.raw.strip()
+        if len(pq.words) == 1 and not pq.clauses and self._df("id", pid):
+            # a pasted paper id ("neurips2018-uhgcpawt"): that paper
+            tq.query = tq.match = Query.term_query(self.schema, "id", pid)
+            tq.clauses = tq.required = 1
+            return tq
         fixed: list[tuple[Occur, Query]] = []
         for c in pq.clauses:
             q = self._clause(c, tq)

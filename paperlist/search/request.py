@@ -16,9 +16,17 @@ class InvalidRequest(ValueError):
 def check_request(req: SearchRequest) -> None:
     """Raise ``InvalidRequest`` for values outside the documented limits (no silent clamping:
     a client asking for page 10,001 has a bug worth seeing)."""
-    if not isinstance(req.page, int) or req.page < 1:
+    if not isinstance(req.q, str):
+        raise InvalidRequest(f"q must be a string (got {type(req.q).__name__})")
+    for name in ("venues", "statuses", "tracks", "topics"):
+        v = getattr(req, name)
+        if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) for x in v):
+            raise InvalidRequest(f"{name} must be a list of strings (got {v!r})")
+    if req.accepted is not None and not isinstance(req.accepted, bool):
+        raise InvalidRequest(f"accepted must be true, false or absent (got {req.accepted!r})")
+    if not _is_int(req.page) or req.page < 1:
         raise InvalidRequest(f"page must be >= 1 (got {req.page!r})")
-    if not isinstance(req.per_page, int) or not 1 <= req.per_page <= MAX_PER_PAGE:
+    if not _is_int(req.per_page) or not 1 <= req.per_page <= MAX_PER_PAGE:
         raise InvalidRequest(f"per_page must be between 1 and {MAX_PER_PAGE} (got {req.per_page!r})")
     if req.page * req.per_page > MAX_WINDOW:
         raise InvalidRequest(f"page x per_page must be <= {MAX_WINDOW} (got {req.page} x {req.per_page}); "
@@ -29,14 +37,20 @@ def check_request(req: SearchRequest) -> None:
         raise InvalidRequest(f"mode must be one of {', '.join(MODES)} (got {req.mode!r})")
     for name in ("year_from", "year_to"):
         v = getattr(req, name)
-        if v is not None and not isinstance(v, int):
+        if v is not None and not _is_int(v):
             raise InvalidRequest(f"{name} must be an integer (got {v!r})")
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def request_filters(req: SearchRequest, known: frozenset[str], notes: list[str]) -> Filters:
     """The request's explicit filters, with venue aliases and status names resolved."""
     f = Filters(year_from=req.year_from, year_to=req.year_to, accepted=req.accepted)
     for v in req.venues:
+        if not v.strip():             # an empty form field is no filter
+            continue
         key = resolve_venue(v, set(known))
         if key is None:
             notes.append(f"unknown venue {v!r}")
@@ -44,6 +58,8 @@ def request_filters(req: SearchRequest, known: frozenset[str], notes: list[str])
         if key not in f.venues:
             f.venues.append(key)
     for st in req.statuses:
+        if not st.strip():
+            continue
         canon = resolve_status(st)
         if canon is None:
             notes.append(f"unknown status {st!r}")
