@@ -57,10 +57,6 @@ def recency(year: int) -> float:
     return max(0, min(year - 1900, 200)) * 1e-4
 
 
-class IndexError_(Exception):
-    """The index cannot be built or opened; the message is one line."""
-
-
 def schema() -> tantivy.Schema:
     """Text fields to search, raw/fast fields to filter, facet and sort, and one stored blob."""
     sb = tantivy.SchemaBuilder()

@@ -13,9 +13,6 @@ from tantivy import FieldType, Occur, Query
 
 from .query import Filters
 
-# facet dimension -> the filter dimensions it ignores when counting (disjunctive facets)
-FACET_DIMENSIONS = {"venue": "venue", "year": "year", "status": "status"}
-
 
 def filter_queries(schema: tantivy.Schema, f: Filters) -> dict[str, list[tuple[Occur, Query]]]:
     """Per dimension ("venue", "year", "status", "accepted", "track", "topic"), the clauses that

@@ -96,7 +96,6 @@ class TextQuery:
     stems: set[str] = field(default_factory=set)            # highlight: stemmed words
     fuzzy: list[str] = field(default_factory=list)          # highlight: words matched with typos
     prefixes: list[str] = field(default_factory=list)       # highlight: unfinished last word
-    phrases: list[list[str]] = field(default_factory=list)  # highlight: words of quoted phrases
     unknown: list[str] = field(default_factory=list)        # words no paper has (suggestions)
     corrections: dict[str, str] = field(default_factory=dict)  # rare word -> common neighbour used
     required: int = 0                                       # clauses a paper must match
@@ -292,8 +291,6 @@ class TextQueryBuilder:
         stems = [analyzers.stem(x) for x in words]
         if not c.negated:
             tq.stems.update(stems)
-            if c.phrase or c.field == "authors":
-                tq.phrases.append(words)
         if c.field == "authors":
             return self._author_clause(c.text, words)
         fields = [c.field] if c.field else ["title", "abstract", "keywords", "authors"]
