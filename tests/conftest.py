@@ -104,3 +104,24 @@ def http_root(tmp_path: Path) -> Iterator[str]:
     shutil.copytree(PAPERCOPILOT, root)
     with serve_dir(root) as url:
         yield url
+
+
+SEARCH_FIXTURES = FIXTURES / "search"
+
+
+def build_search_home(home: Path) -> Path:
+    """A home with the papercopilot and search fixtures ingested and indexed."""
+    from paperlist.index import fulltext
+
+    st = Store(home / "paperlist.db")
+    rep = ingest(st, [str(PAPERCOPILOT), str(SEARCH_FIXTURES)], jobs=1)
+    assert rep.failed == 0
+    fulltext.build(st, home)
+    st.close()
+    return home
+
+
+@pytest.fixture(scope="session")
+def search_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Read-only: a store and a search index built from the fixtures, shared by the search tests."""
+    return build_search_home(tmp_path_factory.mktemp("search"))

@@ -1,0 +1,38 @@
+"""Facet values: labels, the selected flag, and a stable order per dimension."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..index import fulltext
+from ..models import STATUSES
+from .model import FacetValue
+from .query import Filters
+
+FACET_SIZE = {"venue": 500, "year": 300, "status": 20}
+STATUS_RANK = {s: i for i, s in enumerate(STATUSES)}
+
+
+def facet_values(dim: str, buckets: list[dict[str, Any]], f: Filters) -> list[FacetValue]:
+    selected: set[str] = set()
+    if dim == "venue":
+        selected = set(f.venues)
+    elif dim == "status":
+        selected = set(f.statuses)
+    elif dim == "year" and f.year_from is not None and f.year_from == f.year_to:
+        selected = {str(f.year_from)}
+    vals = [FacetValue(str(b["key"]), _label(dim, str(b["key"])), int(b["doc_count"]), str(b["key"]) in selected)
+            for b in buckets]
+    have = {v.value for v in vals}
+    vals += [FacetValue(v, _label(dim, v), 0, True) for v in selected - have]
+    if dim == "year":
+        vals.sort(key=lambda v: -int(v.value) if v.value.isdigit() else 0)
+    elif dim == "status":
+        vals.sort(key=lambda v: STATUS_RANK.get(v.value, len(STATUS_RANK)))
+    else:
+        vals.sort(key=lambda v: (-v.count, v.label.lower()))
+    return vals
+
+
+def _label(dim: str, value: str) -> str:
+    return fulltext.venue_label(value) if dim == "venue" else value
