@@ -84,3 +84,35 @@ def http_root(tmp_path: Path) -> Iterator[str]:
     yield f"http://127.0.0.1:{srv.server_address[1]}"
     srv.shutdown()
     srv.server_close()
+
+
+# --- the site -------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def web_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home with the site's fixture corpus (tests/webdata.py), built once."""
+    from tests.webdata import build_store
+
+    home = tmp_path_factory.mktemp("web")
+    build_store(home).close()
+    return home
+
+
+@pytest.fixture(scope="session")
+def web_store(web_home: Path) -> Store:
+    return Store(web_home / "paperlist.db", readonly=True)
+
+
+@pytest.fixture(scope="session")
+def web_app(web_home: Path, web_store: Store):  # type: ignore[no-untyped-def]
+    from paperlist.web.app import Settings, create_app
+    from tests.webdata import FakeSearcher
+
+    return create_app(Settings(home=web_home, store=web_store, searcher=FakeSearcher(web_store)))
+
+
+@pytest.fixture(scope="session")
+def client(web_app):  # type: ignore[no-untyped-def]
+    from starlette.testclient import TestClient
+
+    with TestClient(web_app, follow_redirects=False) as c:
+        yield c

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from .base import SCHEMA_VERSION, StoreError
+from .browse import BrowseMixin, ListFilter
 from .ingest import FileCounts, FileState, IngestMixin, PaperCounts, encode_record, record_block
 from .read import ReadMixin
 
 
-class Store(IngestMixin, ReadMixin):
+class Store(IngestMixin, ReadMixin, BrowseMixin):
     """A paperlist SQLite store. ``Store(path)`` creates or migrates it; ``readonly=True`` opens
     an existing one for serving."""
 
 
-__all__ = ["SCHEMA_VERSION", "FileCounts", "FileState", "PaperCounts", "Store", "StoreError", "encode_record",
+__all__ = ["SCHEMA_VERSION", "FileCounts", "FileState", "ListFilter", "PaperCounts", "Store", "StoreError", "encode_record",
            "record_block"]
