@@ -126,13 +126,13 @@ def test_bibtex_generated_and_from_source(client: Any, ids: dict[str, str]) -> N
 
 def test_conference_pages(client: Any) -> None:
     v = client.get("/en/conferences/neurips?format=json").json()
-    assert [y["year"] for y in v["years"]] == [2024, 2023]
-    y24 = v["years"][0]
-    assert (y24["total"], y24["oral"], y24["spotlight"], y24["poster"]) == (4, 1, 1, 2)
+    assert [y["year"] for y in v["years"]] == [2026, 2024, 2023]
+    y24 = v["years"][1]
+    assert (y24["total"], y24["oral"], y24["spotlight"], y24["poster"]) == (5, 1, 1, 3)
     t = client.get("/en/conferences/neurips").text
     assert "<svg" in t and 'class="bars"' in t and "<rect" in t
     lst = client.get("/en/conferences/neurips/2024?format=json").json()
-    assert lst["total"] == 4 and lst["papers"][0]["status"] == "oral"       # best status first
+    assert lst["total"] == 5 and lst["papers"][0]["status"] == "oral"       # best status first
     assert [s["value"] for s in lst["status_links"]] == ["oral", "spotlight", "poster"]
     oral = client.get("/en/conferences/neurips/2024?status=oral&status=spotlight&format=json").json()
     assert {p["status"] for p in oral["papers"]} == {"oral", "spotlight"}
@@ -141,8 +141,16 @@ def test_conference_pages(client: Any) -> None:
     track = client.get("/en/conferences/neurips/2024?track=Datasets+and+Benchmarks&format=json").json()
     assert track["total"] == 1
     home = client.get("/en/?format=json").json()
-    assert home["figures"]["papers"] == 8
+    assert home["figures"]["papers"] == 29
     assert any(v["key"] == "neurips" for g in home["fields"] for v in g["venues"])
+
+
+def test_long_author_lists_are_cut(client: Any) -> None:
+    t = client.get("/en/conferences/neurips/2024?q=Collaboration").text
+    assert '<a href="/en/authors/member-n-person">Member N Person</a>, <span class="more">and 4 more</span>' in t
+    assert "&lt;a href" not in t
+    zh = client.get("/conferences/neurips/2024?q=Collaboration").text
+    assert '<span class="more">等另外 4 人</span>' in zh
 
 
 def test_author_page(client: Any, ids: dict[str, str]) -> None:

@@ -5,6 +5,7 @@ field is an XSS payload. Built as Records and merged like any ingest, so the pag
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -46,9 +47,20 @@ def _rec(file: str, key: str, venue: str, year: int, title: str, authors: list[s
                   authors=make_authors(authors), **kw)
 
 
+SEED_2026 = Path(__file__).parent / "fixtures" / "web" / "neurips2026.json"
+
+
+def seed_records() -> list[Record]:
+    """20 NeurIPS 2026 papers as the seed site lists them (title, authors, markdown/LaTeX abstract)."""
+    rows = json.loads(SEED_2026.read_text("utf-8"))
+    return [_rec("test:neurips2026", f"seed{i}", "neurips", 2026, r["title"], r["authors"], abstract=r["abstract"],
+                 status=r["status"], track="main", links={"site": f"https://neurips.cc/virtual/2026/poster/{i}"})
+            for i, r in enumerate(rows)]
+
+
 def records() -> list[Record]:
     f24, f23 = "test:neurips2024", "test:neurips2023"
-    return [
+    return seed_records() + [
         _rec(f24, "spec", "neurips", 2024, "Attention Drift in Speculative Decoding: Why $2\\times$ Is Hard",
              ["Ada Lovelace", "Alan Turing", "Grace Hopper"], abstract=SPECULATIVE_ABSTRACT, status="oral",
              track="main", keywords=["speculative decoding", "LLM inference"], primary_area="Efficient inference",
@@ -69,6 +81,8 @@ def records() -> list[Record]:
              summary_zh='<script>alert("zh")</script>中文摘要', tldr='<img src=x onerror=alert("tldr")>'),
         _rec(f24, "mom", "neurips", 2024, "Momentum Methods for Bandits", ["Grace Hopper"], status="spotlight",
              abstract="We study bandits.", track="Datasets and Benchmarks"),
+        _rec(f24, "big", "neurips", 2024, "A Large Collaboration", [f"Member {c} Person" for c in "ABCDEFGHIJKLMNOPQR"],
+             status="poster", abstract="Many hands."),
         _rec(f23, "old", "neurips", 2023, "An Older Paper on Transformers", ["Ada Lovelace", "Grace Hopper"],
              status="poster", abstract="Transformers, earlier."),
         _rec("test:iclr2024", "rej", "iclr", 2024, "A Rejected Idea About Graphs", ["Alan Turing"],

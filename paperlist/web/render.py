@@ -56,7 +56,7 @@ def environment(lang: str) -> Environment:
         parts = [f'<a href="{escape(pre + a["href"])}">{escape(a["name"])}</a>' for a in authors[:limit]]
         html = ", ".join(parts)
         if len(authors) > limit:
-            html += ', <span class="more">' + escape(more % {"n": len(authors) - limit}) + "</span>"
+            html += ', <span class="more">' + str(escape(more % {"n": len(authors) - limit})) + "</span>"
         return Markup(html)
 
     env.globals["author_links"] = author_links
