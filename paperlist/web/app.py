@@ -108,7 +108,7 @@ class LanguagePrefix:
         await self.app(scope, receive, send)
 
 
-def _open_searcher(home: Path) -> Any | None:
+def open_searcher(home: Path) -> Any | None:
     """The search engine over <home>/index, or None (the site works without it; /search says so)."""
     try:
         from .. import search
@@ -130,7 +130,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     store = settings.store or Store(Path(settings.home) / STORE_FILE, readonly=True)
     searcher = settings.searcher
     if searcher is None and settings.open_searcher:
-        searcher = _open_searcher(Path(settings.home))
+        searcher = open_searcher(Path(settings.home))
     for lang in i18n.LANGS:            # compile the catalogs now, not on the first request
         i18n.translations(lang)
     app = Starlette(routes=routes(), exception_handlers=error_handlers(), middleware=[
@@ -139,6 +139,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.settings = settings
     app.state.store = store
     app.state.searcher = searcher
+    app.state.searcher_tried = time.monotonic()
     app.state.cache = DataCache(store)
     app.state.rate = {}
     return app

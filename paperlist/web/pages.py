@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from importlib import resources
+from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from starlette.exceptions import HTTPException
@@ -15,6 +16,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from . import i18n
+from .app import open_searcher
 from .i18n import N_
 from .render import STATIC_FILES, cached_response, render, static_version
 from .views.base import BadRequest, Ctx, PageError, Redirect
@@ -31,7 +33,19 @@ class TooManyRequests(PageError):
 
 def ctx(request: Request) -> Ctx:
     st = request.app.state
-    return Ctx(store=st.store, lang=request.state.lang, cache=st.cache, searcher=st.searcher)
+    return Ctx(store=st.store, lang=request.state.lang, cache=st.cache, searcher=searcher(request))
+
+
+def searcher(request: Request) -> Any | None:
+    """The search engine; when there was no index at start, look again (at most every 10 s), so an
+    index built while the site runs is picked up without a restart."""
+    st = request.app.state
+    if st.searcher is None and st.settings.open_searcher and st.settings.searcher is None:
+        now = time.monotonic()
+        if now - st.searcher_tried > 10:
+            st.searcher_tried = now
+            st.searcher = open_searcher(Path(st.settings.home))
+    return st.searcher
 
 
 def _max_age(request: Request) -> int:
