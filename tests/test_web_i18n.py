@@ -53,8 +53,8 @@ def test_templates_have_no_untranslated_text() -> None:
     allowed = {"paperlist", "中文", "EN", "¶", "TL;DR"}
     for path in TEMPLATES.glob("*.html"):
         src = path.read_text("utf-8")
-        src = re.sub(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", " ", src, flags=re.S)
-        src = re.sub(r"<(script|style)\b.*?</\1>", " ", src, flags=re.S)
+        src = re.sub(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", " ", src, flags=re.DOTALL)
+        src = re.sub(r"<(script|style)\b.*?</\1>", " ", src, flags=re.DOTALL)
         text = re.sub(r"<[^>]+>", " ", src)
         for word in re.findall(r"[A-Za-z\u4e00-\u9fff][A-Za-z\u4e00-\u9fff'.-]+", text):
             assert word in allowed, (path.name, word)

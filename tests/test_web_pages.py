@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import gzip
 import re
-from html.parser import HTMLParser
 from typing import Any
 
 import bibtexparser
 import pytest
 
 from paperlist.store import Store
+from tests.webdata import html_tags as tags
 from tests.webdata import paper_id
 
 LANGS = [("", "zh-CN"), ("/en", "en")]
@@ -20,23 +20,6 @@ def html_lang(text: str) -> str:
     m = re.search(r'<html lang="([^"]+)"', text)
     assert m, text[:200]
     return m.group(1)
-
-
-class Links(HTMLParser):
-    """Collects tags with their attributes."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-
-def tags(text: str) -> list[tuple[str, dict[str, str | None]]]:
-    p = Links()
-    p.feed(text)
-    return p.tags
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ text, never as markup that runs."""
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 
 from paperlist.store import Store
 from paperlist.web.richtext import math_html, render_block, render_inline
+from tests.webdata import html_tags as audit
 from tests.webdata import paper_id
 
 # What rendered paper text may contain: our formatting tags and MathML, nothing else.
@@ -21,22 +21,6 @@ MATH_TAGS = {"math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", 
              "mroot", "mstyle", "merror", "mpadded", "mphantom", "menclose", "munder", "mover", "munderover",
              "mtable", "mtr", "mtd", "mlabeledtr", "mmultiscripts", "mprescripts", "none", "semantics"}
 SAFE_SCHEMES = ("http://", "https://")
-
-
-class Audit(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-
-def audit(html: str) -> list[tuple[str, dict[str, str | None]]]:
-    a = Audit()
-    a.feed(html)
-    a.close()
-    return a.tags
 
 
 def assert_inert_fragment(html: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,23 @@ def build_store(home: Path) -> Store:
     return store
 
 
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def html_tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    """Every start tag of an HTML text with its attributes, in order."""
+    p = _Tags()
+    p.feed(html)
+    p.close()
+    return p.tags
+
+
 def paper_id(store: Store, key: str) -> str:
     """The merged paper id of the fixture record with this key."""
     ids = store.resolve_id(key)
@@ -158,7 +176,7 @@ class FakeSearcher:
         for p in filtered[start:start + req.per_page]:
             title = escape(p.title_plain)
             for w in words:
-                title = re.sub(re.escape(w), lambda m: f"<mark>{m.group(0)}</mark>", title, flags=re.I)
+                title = re.sub(re.escape(w), lambda m: f"<mark>{m.group(0)}</mark>", title, flags=re.IGNORECASE)
             hits.append(Hit(id=p.id, title=p.title, title_html=title, authors=[a.name for a in p.authors],
                             author_keys=[a.key for a in p.authors], venue=p.venue,
                             venue_short=venues.get(p.venue).short, year=p.year, status=p.status,

@@ -6,9 +6,10 @@ and one SQLite connection per worker beats a thread hop per request."""
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request

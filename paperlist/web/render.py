@@ -4,9 +4,10 @@ language with its gettext catalog) or its JSON twin, with ETag / Cache-Control a
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from collections.abc import Mapping
+from functools import cache
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 from urllib.parse import urlencode
 
 import orjson
@@ -20,7 +21,7 @@ from . import i18n, labels
 STATIC_FILES = ("site.css", "site.js", "favicon.svg")
 
 
-@lru_cache(maxsize=None)
+@cache
 def static_version(name: str) -> str:
     """A short content hash, so static URLs can be cached forever and still change on deploy."""
     data = resources.files("paperlist.web").joinpath("static", name).read_bytes()
@@ -35,7 +36,7 @@ def _lang_href(path_qs: str, lang: str) -> str:
     return i18n.prefix(lang) + path_qs if path_qs != "/" or lang == i18n.DEFAULT_LANG else i18n.prefix(lang) + "/"
 
 
-@lru_cache(maxsize=None)
+@cache
 def environment(lang: str) -> Environment:
     """The Jinja2 environment of one language (autoescape on for every template)."""
     env = Environment(loader=PackageLoader("paperlist.web", "templates"), autoescape=select_autoescape(default=True),

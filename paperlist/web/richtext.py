@@ -17,6 +17,7 @@ import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 from html import escape
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markupsafe import Markup
@@ -33,7 +34,7 @@ _MD = MarkdownIt("zero", {"html": False}).enable(
 _MD.validateLink = lambda url: bool(_SAFE_URL.match(url))  # type: ignore[method-assign]
 
 
-def _link_open(self, tokens, idx, options, env):  # type: ignore[no-untyped-def]
+def _link_open(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
     tokens[idx].attrSet("rel", "nofollow noopener")
     return self.renderToken(tokens, idx, options, env)
 

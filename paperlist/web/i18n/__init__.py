@@ -9,7 +9,7 @@ and Python code and merges them into the catalogs (see catalog.py).
 from __future__ import annotations
 
 import datetime as dt
-from functools import lru_cache
+from functools import cache
 from io import BytesIO
 from pathlib import Path
 
@@ -37,7 +37,7 @@ def po_path(lang: str) -> Path:
     return CATALOG_DIR / lang / "LC_MESSAGES" / "messages.po"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> Translations:
     """The compiled catalog of a language (compiled from its .po in memory, once)."""
     with po_path(lang).open("rb") as f:
@@ -61,12 +61,12 @@ def split_lang(path: str) -> tuple[str, str]:
     return DEFAULT_LANG, path
 
 
-@lru_cache(maxsize=None)
+@cache
 def locale(lang: str) -> Locale:
     return Locale.parse(_BABEL_LOCALE[lang])
 
 
-def number(n: int | float | None, lang: str) -> str:
+def number(n: float | None, lang: str) -> str:
     """167843 -> "167,843" per the language's conventions."""
     return "" if n is None else format_decimal(n, locale=locale(lang))
 
@@ -82,7 +82,9 @@ def date(value: str | dt.date | None, lang: str) -> str:
         return ""
     if isinstance(value, str):
         try:
-            value = dt.datetime.fromisoformat(value.replace("Z", "+00:00")).date()
+            day = dt.datetime.fromisoformat(value).date()
         except ValueError:
             return value
-    return format_date(value, "long", locale=locale(lang))
+    else:
+        day = value
+    return str(format_date(day, "long", locale=locale(lang)))

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from ... import venues
@@ -173,4 +174,4 @@ def venue_stats(ctx: Ctx) -> dict[str, dict[str, Any]]:
 
 
 def corpus_stats(ctx: Ctx) -> dict[str, Any]:
-    return ctx.cache.get("stats", ctx.store.stats)  # type: ignore[no-any-return]
+    return ctx.cache.get("stats", ctx.store.stats)

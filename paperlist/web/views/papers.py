@@ -15,7 +15,7 @@ from ..labels import LINK, status_key
 from ..richtext import render_block, render_inline
 from .base import Ctx, NotFound, Redirect, author_path, card, paper_path, venue_path
 
-_HTTP = re.compile(r"^https?://[^\s<>\"'`\\]+$", re.I)
+_HTTP = re.compile(r"^https?://[^\s<>\"'`\\]+$", re.IGNORECASE)
 # External ids and where they lead.
 _ID_URLS = {
     "doi": ("DOI", "https://doi.org/{}"),
