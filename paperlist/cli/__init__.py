@@ -8,6 +8,8 @@ import click
 from .common import home_option
 from .data import corpus_cmd, ingest_cmd, merge_cmd, show_cmd, stats_cmd, venues_cmd
 from .serve import serve_cmd
+from .index import index_cmd
+from .search import search_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -21,5 +23,6 @@ def main() -> None:
     """
 
 
-for _cmd in (ingest_cmd, corpus_cmd, merge_cmd, stats_cmd, venues_cmd, show_cmd, serve_cmd):
+for _cmd in (ingest_cmd, corpus_cmd, merge_cmd, index_cmd, search_cmd, stats_cmd, venues_cmd, show_cmd,
+             serve_cmd):
     main.add_command(_cmd)

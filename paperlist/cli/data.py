@@ -12,7 +12,9 @@ from .. import origins
 from .. import venues as venue_registry
 from ..ingest import FileReport, IngestReport, ingest, merge_pending
 from ..sources import READERS
-from .common import catch_store_errors, echo_json, fail, open_store, with_home
+from ..index import fulltext
+from .common import catch_store_errors, echo_json, fail, home_dir, open_store, with_home
+from .index import print_build, rebuild_index
 
 
 class LineProgress:
@@ -62,7 +64,7 @@ def _print_totals(rep: IngestReport) -> None:
 
 
 def _run_ingest(targets: list[str], fmt: str | None, force: bool, as_json: bool, quiet: bool,
-                jobs: int | None) -> None:
+                jobs: int | None, build_index: bool = True) -> None:
     store = open_store(readonly=False)
     progress = LineProgress(quiet=quiet or as_json)
     try:
@@ -70,15 +72,29 @@ def _run_ingest(targets: list[str], fmt: str | None, force: bool, as_json: bool,
     except KeyboardInterrupt:
         click.echo("interrupted: finished files are stored; run the same command again to continue", err=True)
         sys.exit(130)
+    # The search index is derived from the papers: rebuild it when they changed, or when there
+    # is no usable index yet (first ingest, or an index written by an older paperlist).
+    p = rep.papers
+    changed = p.new + p.updated + p.removed > 0
+    built = None
+    if build_index and (changed or fulltext.needs_build(home_dir())):
+        built = rebuild_index(store, force=changed, quiet=quiet or as_json)
     if as_json:
-        echo_json(rep.to_dict())
+        out = rep.to_dict()
+        if built is not None:
+            out["index"] = built.to_dict()
+        echo_json(out)
     else:
         _print_totals(rep)
+        if built is not None:
+            print_build(built)
     sys.exit(1 if rep.failed else 0)
 
 
 _jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
                             help="Worker processes for parsing and merging (default: CPUs, at most 4).")
+_index_option = click.option("--index/--no-index", "build_index", default=True, show_default=True,
+                             help="Rebuild the search index afterwards when papers changed.")
 
 
 @click.command("ingest")
@@ -88,17 +104,19 @@ _jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
 @_jobs_option
+@_index_option
 @with_home
 @catch_store_errors
 def ingest_cmd(targets: tuple[str, ...], fmt: str | None, force: bool, as_json: bool, quiet: bool,
-               jobs: int | None) -> None:
+               jobs: int | None, build_index: bool) -> None:
     """Ingest paper lists from files, directories or http(s) URLs, then merge them.
 
     Each file is one transaction; re-ingesting unchanged files changes nothing. Reports new /
-    updated / unchanged / removed / skipped records per file and merged papers in total. Exits
-    with 1 when any file failed. Interrupt it at any time: run it again to continue.
+    updated / unchanged / removed / skipped records per file and merged papers in total, then
+    rebuilds the search index if papers changed. Exits with 1 when any file failed. Interrupt it
+    at any time: run it again to continue.
     """
-    _run_ingest(list(targets), fmt, force, as_json, quiet, jobs)
+    _run_ingest(list(targets), fmt, force, as_json, quiet, jobs, build_index)
 
 
 @click.command("corpus")
@@ -108,9 +126,11 @@ def ingest_cmd(targets: tuple[str, ...], fmt: str | None, force: bool, as_json: 
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
 @_jobs_option
+@_index_option
 @with_home
 @catch_store_errors
-def corpus_cmd(data_dir: Path | None, download: bool, as_json: bool, quiet: bool, jobs: int | None) -> None:
+def corpus_cmd(data_dir: Path | None, download: bool, as_json: bool, quiet: bool, jobs: int | None,
+               build_index: bool) -> None:
     """Ingest the standard corpus: the shared data folder when present, else the public origins
     (papercopilot/paperlists on GitHub)."""
     if data_dir is not None and not data_dir.is_dir():
@@ -118,7 +138,7 @@ def corpus_cmd(data_dir: Path | None, download: bool, as_json: bool, quiet: bool
     folder = None if download else (data_dir or origins.default_data_dir())
     if folder is None and not quiet:
         click.echo("no local data folder: downloading from the public origins", err=True)
-    _run_ingest(origins.corpus_targets(folder), None, False, as_json, quiet, jobs)
+    _run_ingest(origins.corpus_targets(folder), None, False, as_json, quiet, jobs, build_index)
 
 
 @click.command("merge")

@@ -7,7 +7,7 @@ paperlist/index; callers only see these types and ``Searcher.search(request)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 SORTS = ("relevance", "newest", "oldest", "title", "citations")
@@ -58,6 +58,7 @@ class FacetValue:
     value: str                      # the filter value ("neurips", "2024", "oral")
     label: str                      # what to show ("NeurIPS", "2024", "oral")
     count: int
+    selected: bool = False          # this value is one of the request's filters
 
 
 @dataclass(slots=True)
@@ -74,3 +75,10 @@ class SearchResult:
     def pages(self) -> int:
         per = max(1, self.request.per_page)
         return min((self.total + per - 1) // per, max(1, MAX_WINDOW // per))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (the API's response body)."""
+        d = asdict(self)
+        d["pages"] = self.pages
+        d["took_ms"] = round(self.took_ms, 3)
+        return d

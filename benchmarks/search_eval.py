@@ -1,0 +1,182 @@
+"""Known-item evaluation: does the paper a user half remembers come first?
+
+Samples real titles from the store (fixed seed), perturbs each the way people misremember or
+mistype them, searches, and reports hit@1 and MRR@10 per perturbation and overall:
+
+    lowercased   the title in lower case
+    dropped      a quarter of the words left out (at least one)
+    typo         one edit (delete, insert, substitute, swap) inside one word of 5+ letters
+    shuffled     the words in random order
+    author       the first author's surname and two random content words of the title
+
+Duplicate titles: several papers can share a title (a workshop version and the conference
+version, or a generic title used twice). A query made only of title words cannot tell them
+apart, so a hit also counts when the first result has the same title key as the target (and,
+for the author query, the same first-author surname); "strict" counts only the target itself.
+For every sampled target with such twins, the script also checks that the target itself is
+reachable: its exact title plus ``venue:`` and ``year:`` finds it first.
+
+    .venv/bin/python benchmarks/search_eval.py --home /tmp/search-home [--n 400] [--seed 7] [--failures]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import time
+from collections import defaultdict
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from paperlist.index.analyzers import STOP_WORDS  # noqa: E402
+from paperlist.search import SearchRequest, Searcher  # noqa: E402
+from paperlist.search.rank import DEFAULT_WEIGHTS  # noqa: E402
+from paperlist.store import Store  # noqa: E402
+from paperlist.text import title_key  # noqa: E402
+
+KINDS = ("lowercased", "dropped", "typo", "shuffled", "author")
+_EDGE = re.compile(r"^[^\w]+|[^\w]+$")
+
+
+def title_words(title: str) -> list[str]:
+    """The words a user would type: whitespace-separated, outer punctuation stripped."""
+    return [w for w in (_EDGE.sub("", t) for t in title.split()) if w]
+
+
+def surname(name: str) -> str:
+    parts = title_words(name)
+    return parts[-1] if parts else ""
+
+
+def typo(word: str, rng: random.Random) -> str:
+    i = rng.randrange(1, len(word))          # people rarely get the first letter wrong
+    op = rng.choice(("delete", "insert", "substitute", "swap"))
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    if op == "delete":
+        return word[:i] + word[i + 1:]
+    if op == "insert":
+        return word[:i] + rng.choice(letters) + word[i:]
+    if op == "substitute":
+        return word[:i] + rng.choice([c for c in letters if c != word[i].lower()]) + word[i + 1:]
+    if i == len(word) - 1:
+        i -= 1
+    return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+
+
+def perturb(kind: str, title: str, authors: list[str], rng: random.Random) -> str | None:
+    words = title_words(title)
+    if kind == "lowercased":
+        return title.lower()
+    if kind == "dropped":
+        k = max(1, round(len(words) / 4))
+        keep = sorted(rng.sample(range(len(words)), len(words) - k))
+        return " ".join(words[i] for i in keep)
+    if kind == "typo":
+        cands = [i for i, w in enumerate(words) if len(w) >= 5 and w.isalpha()]
+        if not cands:
+            return None
+        i = rng.choice(cands)
+        return " ".join(words[:i] + [typo(words[i], rng)] + words[i + 1:])
+    if kind == "shuffled":
+        out = words[:]
+        while len(out) > 1 and out == words:
+            rng.shuffle(out)
+        return " ".join(out)
+    if kind == "author":
+        content = [w for w in dict.fromkeys(words) if w.lower() not in STOP_WORDS and len(w) >= 3]
+        if not authors or len(content) < 2 or not surname(authors[0]):
+            return None
+        pick = sorted(rng.sample(range(len(content)), 2))
+        return " ".join([surname(authors[0])] + [content[i] for i in pick])
+    raise ValueError(kind)
+
+
+def sample(store: Store, n: int, seed: int) -> list[tuple[str, str, list[str], str, int]]:
+    """(id, plain title, authors, venue, year) of n papers whose titles have 4+ words."""
+    rows = store.db.execute("SELECT id, title_plain, venue, year FROM papers ORDER BY id").fetchall()
+    rows = [r for r in rows if len(title_words(r[1])) >= 4]
+    picked = random.Random(seed).sample(rows, n)
+    out = []
+    for pid, title, venue, year in picked:
+        authors = [r[0] for r in store.db.execute(
+            "SELECT name FROM paper_authors WHERE paper_id=? ORDER BY position", (pid,))]
+        out.append((pid, title, authors, venue, year))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--home", default="data")
+    ap.add_argument("--n", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--failures", action="store_true", help="print every miss")
+    ap.add_argument("--set", action="append", default=[], metavar="WEIGHT=VALUE",
+                    help="override a ranking weight (paperlist.search.rank.Weights), for tuning")
+    args = ap.parse_args()
+    home = Path(args.home)
+    store = Store(home / "paperlist.db", readonly=True)
+    overrides = {k: type(getattr(DEFAULT_WEIGHTS, k))(v) for k, v in (x.split("=", 1) for x in args.set)}
+    searcher = Searcher(home, weights=replace(DEFAULT_WEIGHTS, **overrides))
+    items = sample(store, args.n, args.seed)
+    key_count: dict[str, int] = defaultdict(int)
+    for (t,) in store.db.execute("SELECT title_plain FROM papers"):
+        key_count[title_key(t)] += 1
+    first_surname = {pid: surname(a[0]).lower() if a else "" for pid, _, a, _, _ in items}
+
+    stats: dict[str, dict[str, float]] = {k: defaultdict(float) for k in (*KINDS, "overall")}
+    times: list[float] = []
+    for idx, (pid, title, authors, venue, year) in enumerate(items):
+        for kind in KINDS:
+            rng = random.Random(f"{args.seed}:{pid}:{kind}")
+            q = perturb(kind, title, authors, rng)
+            if q is None:
+                stats[kind]["skipped"] += 1
+                continue
+            t0 = time.perf_counter()
+            res = searcher.search(SearchRequest(q=q, per_page=10, facets=False, snippets=False))
+            times.append(time.perf_counter() - t0)
+            ids = [h.id for h in res.hits]
+            rank = ids.index(pid) + 1 if pid in ids else None
+            top = res.hits[0] if res.hits else None
+            twin = bool(top and top.id != pid and title_key(top.title) == title_key(title) and (
+                kind != "author" or (top.authors and surname(top.authors[0]).lower() == first_surname[pid])))
+            hit = rank == 1 or twin
+            for bucket in (kind, "overall"):
+                s = stats[bucket]
+                s["n"] += 1
+                s["hit"] += hit
+                s["strict"] += rank == 1
+                s["rr"] += 1.0 if hit else (1.0 / rank if rank else 0.0)
+                s["twin"] += twin
+            if not hit and args.failures:
+                got = f"{top.title!r} ({top.venue} {top.year})" if top else "nothing"
+                print(f"MISS {kind:<10} rank={rank} q={q!r}\n     want {title!r} ({venue} {year})\n     got  {got}")
+
+    # reachability of targets that have title twins
+    twins = [(pid, title, venue, year) for pid, title, _, venue, year in items if key_count[title_key(title)] > 1]
+    reachable = 0
+    for pid, title, venue, year in twins:
+        res = searcher.search(SearchRequest(q=f"{title.lower()} venue:{venue} year:{year}", per_page=5,
+                                            facets=False, snippets=False))
+        reachable += bool(res.hits and res.hits[0].id == pid)
+
+    print(f"known-item evaluation: {len(items)} titles (seed {args.seed}), store {home}, index {searcher.generation}")
+    print(f"{'perturbation':<12} {'n':>5} {'hit@1':>7} {'strict':>7} {'MRR@10':>7} {'twins':>6} {'skipped':>8}")
+    for kind in (*KINDS, "overall"):
+        s = stats[kind]
+        n = s["n"] or 1
+        print(f"{kind:<12} {int(s['n']):>5} {s['hit'] / n:>7.3f} {s['strict'] / n:>7.3f} {s['rr'] / n:>7.3f}"
+              f" {int(s['twin']):>6} {int(s['skipped']):>8}")
+    times.sort()
+    print(f"targets with title twins: {len(twins)}; reachable first with venue: and year: {reachable}/{len(twins)}")
+    if times:
+        print(f"search time per query: median {times[len(times) // 2] * 1000:.2f} ms, "
+              f"p95 {times[int(len(times) * 0.95)] * 1000:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

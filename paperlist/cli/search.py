@@ -1,0 +1,138 @@
+"""The search command: one query (text or JSON) or a batch of queries (JSON lines)."""
+
+from __future__ import annotations
+
+import html
+import re
+import sys
+from typing import Any, TextIO
+
+import click
+import orjson
+
+from ..search import SearchRequest, SearchResult, Searcher
+from ..search.engine import InvalidRequest, NoIndex
+from ..search.model import MAX_PER_PAGE, SORTS
+from ..search.query import parse_years
+from .common import echo_json, fail, home_dir, with_home
+
+_MARK = re.compile(r"<mark>(.*?)</mark>")
+
+QUERY_HELP = """Search papers by title, author, abstract and keywords.
+
+\b
+The query language (also in the README):
+  graph neural networks          plain words; papers with all of them first (typos and
+                                 an unfinished last word are forgiven)
+  "contrastive learning"         an exact phrase
+  -survey  -"large language"     leave out papers with a word or phrase
+  author:"Yoshua Bengio"         an author (also author:bengio, author:"Bengio, Yoshua")
+  title:diffusion  abstract:"zero-shot"  keyword:robotics
+                                 words in one field only
+  venue:neurips  venue:nips,icml a venue, by key or alias (nips = NeurIPS); OR-ed
+  family:acl                     ACL and its Findings (venue:acl is the main conference)
+  year:2024  year:2020..2024  year:>=2022
+  status:oral  accepted:true  track:main
+  -venue:cvpr  -status:rejected  negate a filter
+Malformed syntax (an unbalanced quote, an unknown field, a bad year) is searched as text.
+An empty query with filters lists papers: orals first, then spotlights, posters ..., by title.
+
+\b
+Examples:
+  paperlist search attention is all you need
+  paperlist search 'author:"Kaiming He" year:2015..2017'
+  paperlist search diffusion --venue iclr --year 2023 --status oral --json
+  paperlist search --batch queries.txt --limit 5 > results.jsonl
+"""
+
+
+@click.command("search", help=QUERY_HELP)
+@click.argument("query", nargs=-1)
+@click.option("--venue", "venues", multiple=True, metavar="V", help="Venue key or alias (repeatable; OR-ed).")
+@click.option("--year", "year", metavar="Y|A..B", help="A year or an inclusive range.")
+@click.option("--status", "statuses", multiple=True, metavar="S", help="oral, spotlight, poster ... (repeatable).")
+@click.option("--sort", type=click.Choice(SORTS), default="relevance", show_default=True)
+@click.option("--limit", "-n", type=click.IntRange(1, MAX_PER_PAGE), default=10, show_default=True,
+              help="Hits per query (per page).")
+@click.option("--page", type=click.IntRange(1, None), default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the whole result as JSON.")
+@click.option("--batch", type=click.File("r", encoding="utf-8"), metavar="FILE",
+              help="Read one query per line ('-' for stdin); print one JSON object per line, in order.")
+@with_home
+def search_cmd(query: tuple[str, ...], venues: tuple[str, ...], year: str | None, statuses: tuple[str, ...],
+               sort: str, limit: int, page: int, as_json: bool, batch: TextIO | None) -> None:
+    year_from = year_to = None
+    if year:
+        rng = parse_years(year)
+        if rng is None:
+            fail(f"bad --year {year!r} (use 2024, 2020..2024, >=2022)")
+        else:
+            year_from, year_to = rng
+    base = SearchRequest(venues=list(venues), year_from=year_from, year_to=year_to, statuses=list(statuses),
+                         sort=sort, page=page, per_page=limit)
+    try:
+        searcher = Searcher.open(home_dir())
+    except NoIndex as e:
+        fail(f"{e}")
+        return
+    try:
+        if batch is not None:
+            if query:
+                fail("give either QUERY or --batch FILE, not both")
+            _run_batch(searcher, base, batch)
+            return
+        req = base
+        req.q = " ".join(query)
+        res = searcher.search(req)
+    except InvalidRequest as e:
+        fail(str(e))
+        return
+    if as_json:
+        echo_json(res.to_dict())
+    else:
+        _print_result(res)
+
+
+def _run_batch(searcher: Searcher, base: SearchRequest, lines: TextIO) -> None:
+    out = sys.stdout
+    for line in lines:
+        q = line.rstrip("\r\n")
+        req = SearchRequest(q=q, venues=base.venues, year_from=base.year_from, year_to=base.year_to,
+                            statuses=base.statuses, sort=base.sort, page=base.page, per_page=base.per_page,
+                            facets=False, snippets=False)
+        res = searcher.search(req)
+        out.write(orjson.dumps(_batch_record(res)).decode() + "\n")
+        out.flush()
+
+
+def _batch_record(res: SearchResult) -> dict[str, Any]:
+    return {"q": res.request.q, "total": res.total, "suggestion": res.suggestion,
+            "hits": [{"id": h.id, "title": h.title, "authors": h.authors, "venue": h.venue, "year": h.year,
+                      "status": h.status} for h in res.hits]}
+
+
+def _terminal(html_text: str) -> str:
+    """<mark> as bold, entities decoded (for a terminal, not a browser)."""
+    return html.unescape(_MARK.sub(lambda m: click.style(m.group(1), bold=True), html_text))
+
+
+def _print_result(res: SearchResult) -> None:
+    req = res.request
+    what = f'"{req.q}"' if req.q.strip() else "(browse)"
+    click.echo(f"{res.total:,} results for {what}  ({res.took_ms:.1f} ms)")
+    if res.suggestion:
+        click.echo(f"did you mean: {res.suggestion}")
+    notes = res.interpreted.get("notes")
+    if notes:
+        click.echo("note: " + "; ".join(notes))
+    start = (req.page - 1) * req.per_page
+    for i, h in enumerate(res.hits, start + 1):
+        click.echo(f"{i:>3}. {_terminal(h.title_html)}")
+        authors = ", ".join(h.authors[:4]) + (" et al." if len(h.authors) > 4 else "")
+        meta = f"{h.venue_short} {h.year}" + (f" · {h.status}" if h.status else "")
+        click.echo(f"     {authors or '(no authors listed)'} · {meta}   [{h.id}]")
+    for dim, label in (("venue", "venues:"), ("year", "years:"), ("status", "status:")):
+        vals = res.facets.get(dim) or []
+        if vals:
+            shown = " · ".join(f"{v.label} {v.count:,}" for v in vals[:8])
+            click.echo(f"{label:<9} {shown}" + (" …" if len(vals) > 8 else ""))

@@ -1,0 +1,59 @@
+"""Text analyzers shared by the index (at build time) and the query side (to pre-tokenize terms).
+
+Both sides must tokenize identically, so the analyzers are defined once, here:
+
+- ``en``: simple tokenizer (runs of letters and digits), lower case, ASCII folding, English
+  (Porter/Snowball) stemming. For title, abstract and keywords: "networks" finds "network".
+- ``words``: the same without stemming. For author names (stemming "Williams" to "william" or
+  "Zhou" to anything would be wrong) and for an unstemmed copy of the title whose vocabulary
+  gives "did you mean" suggestions and search-as-you-type completions in real words.
+
+Tokens longer than 40 characters (base64 junk, URLs) are dropped. Stop words are kept in the
+index, so exact titles such as "Attention Is All You Need" and quoted phrases still match; the
+query side decides when to ignore them.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import tantivy
+from tantivy import Filter, TextAnalyzer, TextAnalyzerBuilder, Tokenizer
+
+MAX_TOKEN_CHARS = 40
+
+# tantivy's built-in English stop word list, as a set for the query side.
+STOP_WORDS = frozenset("""
+a an and are as at be but by for if in into is it no not of on or such that the their then there these
+they this to was will with
+""".split())
+
+
+@lru_cache(maxsize=1)
+def en() -> TextAnalyzer:
+    return (TextAnalyzerBuilder(Tokenizer.simple()).filter(Filter.remove_long(MAX_TOKEN_CHARS))
+            .filter(Filter.lowercase()).filter(Filter.ascii_fold()).filter(Filter.stemmer("english")).build())
+
+
+@lru_cache(maxsize=1)
+def words() -> TextAnalyzer:
+    return (TextAnalyzerBuilder(Tokenizer.simple()).filter(Filter.remove_long(MAX_TOKEN_CHARS))
+            .filter(Filter.lowercase()).filter(Filter.ascii_fold()).build())
+
+
+def register(index: tantivy.Index) -> None:
+    """Register our analyzers on an index (needed for writing, and for tantivy-side snippets)."""
+    index.register_tokenizer("en", en())
+    index.register_tokenizer("words", words())
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The ``en`` form of one word ("Networks" -> "network"); "" when it has no token."""
+    toks = en().analyze(word)
+    return toks[0] if toks else ""
+
+
+def word_tokens(text: str) -> list[str]:
+    """``words`` tokens of a text (lower case, folded, unstemmed)."""
+    return words().analyze(text)

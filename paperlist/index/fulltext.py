@@ -1,0 +1,290 @@
+"""The full-text index: a tantivy index built from the store, in generations switched atomically.
+
+Layout under ``<home>/index/``::
+
+    CURRENT              the name of the live generation (replaced atomically with os.replace)
+    .lock                held (flock) by the one build that may run at a time
+    g20250101T120000-1a2b/   one complete index; paperlist.json in it says what it was built from
+
+A build writes a new generation directory, commits, fsyncs, and only then points CURRENT at it;
+readers therefore see either the old or the new index, never a half-built one, and a running
+``Searcher`` keeps answering from the old generation until it notices the switch (it checks
+CURRENT before each search). The generation that was live before the switch is kept so that
+readers in other processes have time to move; older ones are deleted.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import secrets
+import shutil
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterator
+
+import orjson
+import tantivy
+
+from .. import venues as venue_registry
+from ..models import ACCEPTED_STATUSES, REJECTED_STATUSES
+from ..store import IndexDoc, Store
+from ..text import title_key
+from . import analyzers
+
+# Bump when the schema or what goes into a field changes: older generations are then rebuilt.
+INDEX_VERSION = 3
+INFO_FILE = "paperlist.json"
+CURRENT_FILE = "CURRENT"
+
+# Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
+STATUS_ORDER: dict[str | None, int] = {s: i for i, s in enumerate(ACCEPTED_STATUSES)}
+STATUS_ORDER[None] = len(ACCEPTED_STATUSES)
+STATUS_ORDER.update({s: len(ACCEPTED_STATUSES) + 1 + i for i, s in enumerate(REJECTED_STATUSES)})
+NO_CITATIONS = -1
+
+
+def recency(year: int) -> float:
+    """The ``recency`` field: searches multiply scores by log2(2 + recency) (tantivy's
+    weight_by_field), i.e. by 1 + 0.0072% per year after 1900: at most +1%. That orders equal
+    scores (duplicate titles, an author's papers) newest first and barely moves anything else."""
+    return max(0, min(year - 1900, 200)) * 1e-4
+
+
+class IndexError_(Exception):
+    """The index cannot be built or opened; the message is one line."""
+
+
+def schema() -> tantivy.Schema:
+    """Text fields to search, raw/fast fields to filter, facet and sort, and one stored blob."""
+    sb = tantivy.SchemaBuilder()
+    # searched text
+    sb.add_text_field("title", tokenizer_name="en")               # stemmed plain title
+    sb.add_text_field("title_words", tokenizer_name="words")      # unstemmed: vocabulary, prefixes
+    sb.add_text_field("title_key", tokenizer_name="raw")          # text.title_key: exact-title match
+    sb.add_text_field("authors", tokenizer_name="words")          # one value per author (positions gap)
+    sb.add_text_field("first_author", tokenizer_name="words", index_option="basic")  # people recall first authors
+    sb.add_text_field("abstract", tokenizer_name="en")
+    sb.add_text_field("keywords", tokenizer_name="en")            # keywords and primary area
+    # filters and facets
+    sb.add_text_field("id", tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("author_key", tokenizer_name="raw", index_option="basic")
+    for name in ("venue", "family", "status", "track", "topic"):
+        sb.add_text_field(name, tokenizer_name="raw", fast=True, index_option="basic")
+    sb.add_integer_field("year", indexed=True, fast=True)
+    sb.add_boolean_field("accepted", indexed=True, fast=True)
+    # sorts and ranking features
+    sb.add_integer_field("citations", fast=True)
+    sb.add_integer_field("browse_rank", fast=True)                # status, then title (global order)
+    sb.add_integer_field("title_rank", fast=True)                 # title A-Z, then newest
+    sb.add_integer_field("title_len", fast=True)                  # words in the title
+    sb.add_float_field("recency", fast=True)                      # ties go to the newer paper (see RECENCY)
+    # everything a Hit shows, as one JSON blob (one stored field decodes fastest)
+    sb.add_bytes_field("doc", stored=True)
+    return sb.build()
+
+
+@dataclass(slots=True)
+class BuildReport:
+    generation: str
+    path: Path
+    papers: int
+    seconds: float
+    skipped: bool = False          # the index was already current
+
+    def to_dict(self) -> dict[str, object]:
+        return {"generation": self.generation, "path": str(self.path), "papers": self.papers,
+                "seconds": round(self.seconds, 2), "skipped": self.skipped}
+
+
+def index_root(home: Path) -> Path:
+    return Path(home) / "index"
+
+
+def current_generation(root: Path) -> str | None:
+    """The live generation's name, or None when no index was built yet."""
+    try:
+        name = (root / CURRENT_FILE).read_text("utf-8").strip()
+    except FileNotFoundError:
+        return None
+    return name if name and (root / name / INFO_FILE).exists() else None
+
+
+def generation_info(path: Path) -> dict[str, object]:
+    return orjson.loads((path / INFO_FILE).read_bytes())
+
+
+def open_index(path: Path) -> tantivy.Index:
+    index = tantivy.Index.open(str(path))
+    analyzers.register(index)
+    return index
+
+
+def needs_build(home: Path) -> bool:
+    """True when there is no usable index: none built yet, or one from another index version."""
+    root = index_root(home)
+    gen = current_generation(root)
+    return gen is None or generation_info(root / gen).get("version") != INDEX_VERSION
+
+
+def is_current(store: Store, home: Path, fingerprint: str | None = None) -> bool:
+    """True when the live generation was built by this index version from exactly these papers."""
+    root = index_root(home)
+    gen = current_generation(root)
+    if gen is None:
+        return False
+    info = generation_info(root / gen)
+    fp = fingerprint if fingerprint is not None else store.papers_fingerprint()
+    return info.get("version") == INDEX_VERSION and info.get("fingerprint") == fp
+
+
+@contextmanager
+def _build_lock(root: Path) -> Iterator[None]:
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)   # a second build waits for the first one
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def build(store: Store, home: Path, force: bool = True, heap_mb: int = 256,
+          progress: Callable[[int, int], None] | None = None) -> BuildReport:
+    """Build a new generation from the store and switch to it. With ``force=False`` nothing is
+    done when the live generation is already current (same papers, same index version)."""
+    t0 = time.perf_counter()
+    root = index_root(home)
+    with _build_lock(root):
+        fp = store.papers_fingerprint()
+        if not force and is_current(store, home, fp):
+            gen = current_generation(root)
+            assert gen is not None
+            info = generation_info(root / gen)
+            return BuildReport(gen, root / gen, int(info.get("papers", 0)), time.perf_counter() - t0, True)
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+        gen = f"g{stamp}-{secrets.token_hex(3)}"
+        path = root / gen
+        path.mkdir(parents=True)
+        try:
+            n = _write(store, path, heap_mb, progress)
+            (path / INFO_FILE).write_bytes(orjson.dumps({
+                "version": INDEX_VERSION, "fingerprint": fp, "papers": n, "built_at": stamp,
+                "seconds": round(time.perf_counter() - t0, 2)}))
+            _fsync_dir(path)
+        except BaseException:
+            shutil.rmtree(path, ignore_errors=True)
+            raise
+        previous = current_generation(root)
+        tmp = root / f".CURRENT.{secrets.token_hex(4)}"
+        tmp.write_text(gen + "\n", "utf-8")
+        os.replace(tmp, root / CURRENT_FILE)
+        _fsync_dir(root)
+        _collect_garbage(root, keep={gen, previous})
+        return BuildReport(gen, path, n, time.perf_counter() - t0)
+
+
+def _fsync_dir(path: Path) -> None:
+    for f in path.iterdir():
+        if f.is_file():
+            with open(f, "rb") as fh:
+                os.fsync(fh.fileno())
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _collect_garbage(root: Path, keep: set[str | None]) -> None:
+    """Delete generations other than ``keep`` (and leftovers of crashed builds: we hold the build
+    lock, so no other build is writing). Readers that still have a deleted generation open keep
+    working: its files stay mapped until they let go."""
+    for d in root.iterdir():
+        if d.is_dir() and d.name.startswith("g") and d.name not in keep:
+            shutil.rmtree(d, ignore_errors=True)
+        elif d.is_file() and d.name.startswith(".CURRENT."):
+            d.unlink(missing_ok=True)
+
+
+def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int], None] | None) -> int:
+    docs = list(store.iter_index_docs())
+    tokens = [analyzers.word_tokens(d.title_plain or d.title) for d in docs]
+    sort_titles = [" ".join(t) for t in tokens]
+    browse = _ranks([(STATUS_ORDER.get(d.status, len(STATUS_ORDER)), sort_titles[i], -d.year, d.id)
+                     for i, d in enumerate(docs)])
+    by_title = _ranks([(sort_titles[i], -d.year, d.id) for i, d in enumerate(docs)])
+    index = tantivy.Index(schema(), path=str(path), reuse=False)
+    analyzers.register(index)
+    writer = index.writer(heap_mb * 1_000_000, min(2, os.cpu_count() or 1))
+    total = len(docs)
+    for i, d in enumerate(docs):
+        writer.add_document(_document(d, browse[i], by_title[i], len(tokens[i])))
+        if progress and (i % 20000 == 0 or i == total - 1):
+            progress(i + 1, total)
+    writer.commit()
+    writer.wait_merging_threads()
+    return total
+
+
+def _ranks(keys: list[tuple[object, ...]]) -> list[int]:
+    """Each position's rank in the sorted order of ``keys``."""
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    ranks = [0] * len(keys)
+    for r, i in enumerate(order):
+        ranks[i] = r
+    return ranks
+
+
+def _document(d: IndexDoc, browse_rank: int, title_rank: int, title_len: int) -> tantivy.Document:
+    title = d.title_plain or d.title
+    doc = tantivy.Document()
+    doc.add_text("id", d.id)
+    doc.add_text("title", title)
+    doc.add_text("title_words", title)
+    doc.add_text("title_key", title_key(title))
+    for i, (name, key) in enumerate(d.authors):
+        text = _author_text(name, key)
+        doc.add_text("authors", text)
+        doc.add_text("author_key", key)
+        if i == 0:
+            doc.add_text("first_author", text)
+    if d.abstract_plain:
+        doc.add_text("abstract", d.abstract_plain)
+    for kw in d.keywords:
+        doc.add_text("keywords", kw)
+    if d.primary_area:
+        doc.add_text("keywords", d.primary_area)
+    doc.add_text("venue", d.venue)
+    doc.add_text("family", d.family)
+    if d.status:
+        doc.add_text("status", d.status)
+    if d.track:
+        doc.add_text("track", d.track)
+    doc.add_integer("year", d.year)
+    doc.add_boolean("accepted", d.accepted)
+    doc.add_integer("citations", d.citations if d.citations is not None else NO_CITATIONS)
+    doc.add_integer("browse_rank", browse_rank)
+    doc.add_integer("title_rank", title_rank)
+    doc.add_integer("title_len", title_len)
+    doc.add_float("recency", recency(d.year))
+    doc.add_bytes("doc", orjson.dumps({
+        "id": d.id, "title": d.title, "title_plain": title, "authors": [a[0] for a in d.authors],
+        "author_keys": [a[1] for a in d.authors], "venue": d.venue, "year": d.year, "status": d.status,
+        "accepted": d.accepted, "track": d.track, "citations": d.citations, "abstract": d.abstract_plain}))
+    return doc
+
+
+def _author_text(name: str, key: str) -> str:
+    """The name, plus the words of its key that the name does not have: "Zhi-Hua Zhou" is also
+    found as "zhihua" (the key joins hyphenated given names)."""
+    have = set(analyzers.word_tokens(name))
+    extra = [w for w in key.split("-") if w and w not in have]
+    return f"{name} {' '.join(extra)}" if extra else name
+
+
+def venue_label(key: str) -> str:
+    return venue_registry.get(key).short

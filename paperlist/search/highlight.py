@@ -1,0 +1,113 @@
+"""Highlighting: titles and abstract snippets as safe HTML, matched words in <mark>.
+
+Paper data is untrusted: every character of the text is HTML-escaped, and the only markup we
+emit is ``<mark>`` / ``</mark>`` around matched words (and an ellipsis for cut snippets).
+
+A word matches when its stem is a query stem ("networks" for "network"), when it is within one
+or two edits of a misspelled query word, or when it starts with the word the user is still
+typing. Abstracts are scanned by a compiled regex for candidate words (so a 2,000-character
+abstract costs microseconds) and the window with the most distinct matches is shown.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+
+from rapidfuzz.distance import OSA
+
+from ..index import analyzers
+from ..text import fold
+
+_WORD = re.compile(r"[^\W_]+")
+ELLIPSIS = "…"
+
+
+@lru_cache(maxsize=100_000)
+def _norm(token: str) -> str:
+    """The ``words`` form of one token (lower case, accents folded)."""
+    return fold(token).lower()
+
+
+class Highlighter:
+    """Marks the words of one query in any number of texts."""
+
+    def __init__(self, stems: set[str], fuzzy: list[str] | None = None, prefixes: list[str] | None = None) -> None:
+        self.stems = {s for s in stems if s}
+        self.fuzzy = [(w, 1 if len(w) < 8 else 2) for w in (fuzzy or [])]
+        self.prefixes = tuple(p for p in (prefixes or []) if len(p) >= 2)
+        self._memo: dict[str, bool] = {}
+        roots = {_root(s) for s in self.stems} | {w[:2] for w, _ in self.fuzzy} | set(self.prefixes)
+        roots = {r for r in roots if r}
+        self._candidates = (re.compile(r"(?<![^\W_])(?:" + "|".join(sorted(map(re.escape, roots), key=len, reverse=True))
+                                       + r")[^\W_]*", re.IGNORECASE) if roots else None)
+
+    def matches(self, token: str) -> bool:
+        hit = self._memo.get(token)
+        if hit is None:
+            w = _norm(token)
+            hit = analyzers.stem(w) in self.stems or bool(self.prefixes and w.startswith(self.prefixes))
+            if not hit and self.fuzzy:
+                hit = any(OSA.distance(w, f, score_cutoff=d) <= d for f, d in self.fuzzy)
+            self._memo[token] = hit
+        return hit
+
+    def _spans(self, text: str, every_token: bool = False) -> list[tuple[int, int]]:
+        if self._candidates is None:
+            return []
+        # The candidate regex finds words starting like a query word, in C; checking every token
+        # in Python instead is needed only where accents may hide a match ("Jérémy" ~ "jeremy").
+        found = _WORD.finditer(text) if every_token and not text.isascii() else self._candidates.finditer(text)
+        return [m.span() for m in found if self.matches(m.group())]
+
+    def title(self, text: str) -> str:
+        """The whole text, escaped, with matches marked."""
+        return _render(text, self._spans(text, every_token=True), 0, len(text))
+
+    def snippet(self, text: str, max_chars: int = 260) -> str:
+        """A window of about ``max_chars`` around the densest matches ('' for no text)."""
+        if not text:
+            return ""
+        spans = self._spans(text)
+        if len(text) <= max_chars:
+            return _render(text, spans, 0, len(text))
+        start = 0
+        if spans:
+            best, best_score = 0, -1
+            for i, (s0, _) in enumerate(spans):
+                seen = {text[a:b].lower() for a, b in spans[i:] if b - s0 <= max_chars - 40}
+                if len(seen) > best_score:
+                    best, best_score = i, len(seen)
+            start = max(0, spans[best][0] - 40)
+            if start > 0:   # start on a word boundary
+                sp = text.find(" ", start)
+                start = sp + 1 if 0 <= sp < spans[best][0] else start
+        end = min(len(text), start + max_chars)
+        if end < len(text):
+            sp = text.rfind(" ", start, end)
+            end = sp if sp > start + max_chars // 2 else end
+        return _render(text, spans, start, end)
+
+
+def _root(stem: str) -> str:
+    """A prefix that every word with this stem starts with ("studi" <- "study": "stud")."""
+    if len(stem) > 3 and stem[-1] in "ie":
+        return stem[:-1]
+    return stem
+
+
+def _render(text: str, spans: list[tuple[int, int]], start: int, end: int) -> str:
+    out: list[str] = [ELLIPSIS] if start > 0 else []
+    pos = start
+    for a, b in spans:
+        if b <= start or a >= end:
+            continue
+        a, b = max(a, start), min(b, end)
+        out.append(html.escape(text[pos:a], quote=True))
+        out.append("<mark>" + html.escape(text[a:b], quote=True) + "</mark>")
+        pos = b
+    out.append(html.escape(text[pos:end], quote=True))
+    if end < len(text):
+        out.append(ELLIPSIS)
+    return "".join(out)

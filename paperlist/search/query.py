@@ -1,0 +1,294 @@
+"""The query language: parse what a user typed into words, phrases, field clauses and filters.
+
+    graph neural networks               plain words (ranked: more matched words rank higher)
+    "contrastive learning"              an exact phrase (required)
+    -survey   -"large language"         exclude a word or phrase
+    author:"Yoshua Bengio"  author:bengio   papers by an author (whole name, or one name word)
+    title:transformer  abstract:"zero-shot"  keyword:robotics   restrict words to one field
+    venue:neurips  venue:nips,icml      a venue by key or alias (case-insensitive); OR-ed
+    family:acl                          a venue with its in-family sub-venues (ACL + Findings of ACL)
+    year:2024  year:2020..2024  year:>=2022  year:..2019
+    status:oral  accepted:true  track:main  topic:<slug>
+    -venue:cvpr  -status:rejected       negate any filter
+
+Parsing never fails. An unbalanced quote, an unknown field (``foo:bar``), an unknown venue or
+status, or a bad year range degrades to plain text and a note in ``ParsedQuery.notes``.
+Queries are cut at ``MAX_QUERY_CHARS``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .. import venues as venue_registry
+from ..models import STATUSES
+from .model import MAX_QUERY_CHARS
+
+YEAR_MIN, YEAR_MAX = 1900, 2100
+
+# field name as typed -> canonical field
+TEXT_FIELDS = {"title": "title", "ti": "title", "author": "authors", "authors": "authors", "au": "authors",
+               "by": "authors", "abstract": "abstract", "abs": "abstract", "keyword": "keywords",
+               "keywords": "keywords", "kw": "keywords"}
+FILTER_FIELDS = {"venue": "venue", "conf": "venue", "conference": "venue", "in": "venue",
+                 "family": "family", "year": "year", "y": "year", "status": "status", "decision": "status",
+                 "accepted": "accepted", "track": "track", "topic": "topic"}
+
+STATUS_ALIASES = {
+    **{s: s for s in STATUSES},
+    "orals": "oral", "spotlights": "spotlight", "highlights": "highlight", "posters": "poster",
+    "accept": "accepted", "reject": "rejected", "withdraw": "withdrawn", "desk-reject": "desk-rejected",
+    "deskrejected": "desk-rejected", "desk_rejected": "desk-rejected", "desk-rejection": "desk-rejected",
+}
+TRUE_WORDS = {"true", "yes", "1", "y", "t"}
+FALSE_WORDS = {"false", "no", "0", "n", "f"}
+
+_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"', "\uff02": '"'})
+_FIELD = re.compile(r"([A-Za-z_]+):")
+_YEAR = re.compile(r"^(\d{4})$")
+_YEAR_RANGE = re.compile(r"^(\d{4})?\s*(?:\.\.\.?|-|–|:)\s*(\d{4})?$")
+_YEAR_CMP = re.compile(r"^(>=|<=|>|<)(\d{4})$")
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+@dataclass(slots=True)
+class TextClause:
+    """Words or a phrase, on all text fields (``field`` None) or on one of them."""
+
+    text: str
+    field: str | None = None       # None, "title", "authors", "abstract", "keywords"
+    phrase: bool = False           # quoted: the words must be adjacent, in order
+    negated: bool = False
+
+
+@dataclass(slots=True)
+class Filters:
+    """Exact filters; lists are OR-ed, different filters AND-ed."""
+
+    venues: list[str] = field(default_factory=list)
+    families: list[str] = field(default_factory=list)
+    year_from: int | None = None
+    year_to: int | None = None
+    statuses: list[str] = field(default_factory=list)
+    accepted: bool | None = None
+    tracks: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    not_venues: list[str] = field(default_factory=list)
+    not_families: list[str] = field(default_factory=list)
+    not_statuses: list[str] = field(default_factory=list)
+    not_tracks: list[str] = field(default_factory=list)
+    not_topics: list[str] = field(default_factory=list)
+    not_years: list[tuple[int | None, int | None]] = field(default_factory=list)
+
+    def any(self) -> bool:
+        return any(getattr(self, f) not in (None, []) for f in self.__slots__)  # type: ignore[attr-defined]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in self.__slots__  # type: ignore[attr-defined]
+                if getattr(self, f) not in (None, [])}
+
+
+@dataclass(slots=True)
+class ParsedQuery:
+    raw: str                                                  # the query as used (cut to the limit)
+    words: list[str] = field(default_factory=list)            # plain words, in order (ranked)
+    clauses: list[TextClause] = field(default_factory=list)   # phrases, field clauses, exclusions
+    filters: Filters = field(default_factory=Filters)
+    prefix_last: bool = False      # the last plain word may be unfinished (no space after it)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def has_text(self) -> bool:
+        """Anything that ranks (words, or positive phrases / field clauses)."""
+        return bool(self.words) or any(not c.negated for c in self.clauses)
+
+    def text(self) -> str:
+        """The positive free text, for display and suggestions."""
+        return " ".join(self.words)
+
+
+def parse(q: str, known_venues: Iterable[str] | None = None) -> ParsedQuery:
+    """Parse ``q``. ``known_venues`` (venue keys present in the index) lets ``venue:`` accept keys
+    that are not in the registry, and turns venues that match nothing into plain text."""
+    q = (q or "")[:MAX_QUERY_CHARS]
+    out = ParsedQuery(raw=q)
+    known = set(known_venues) if known_venues is not None else None
+    s = q.translate(_QUOTES)
+    i, n = 0, len(s)
+    last_end_plain = False
+    while i < n:
+        c = s[i]
+        if c.isspace():
+            i += 1
+            last_end_plain = False
+            continue
+        neg = False
+        j = i
+        if c == "-" and i + 1 < n and not s[i + 1].isspace():
+            neg, j = True, i + 1
+        m = _FIELD.match(s, j)
+        fname = m.group(1).lower() if m else None
+        if m and (fname in TEXT_FIELDS or fname in FILTER_FIELDS):
+            value, end, quoted = _value(s, m.end())
+            if value is not None and value.strip():
+                if not _apply_field(out, fname, value.strip(), quoted, neg, known):
+                    _add_plain(out, value if quoted else f"{fname} {value}", neg, phrase=quoted)
+                i = end
+                last_end_plain = False
+                continue
+            # "author:" with nothing after it: the field name is just a word
+            _add_plain(out, fname, neg)
+            i = m.end()
+            continue
+        if s[j:j + 1] == '"':
+            close = s.find('"', j + 1)
+            if close == -1:                      # unbalanced quote: the rest is plain words
+                out.notes.append("unbalanced quote ignored")
+                i = j + 1
+                continue
+            _add_plain(out, s[j + 1:close], neg, phrase=True)
+            i = close + 1
+            last_end_plain = False
+            continue
+        end = j
+        while end < n and not s[end].isspace() and s[end] != '"':
+            end += 1
+        token = s[j:end]
+        if m and fname not in TEXT_FIELDS and fname not in FILTER_FIELDS and token.count(":") == 1 \
+                and not token.endswith(":"):
+            out.notes.append(f"unknown field {fname!r} searched as text")
+        if token in ("AND", "OR", "&&", "||"):     # boolean operators: ranking already ORs words
+            i = end
+            continue
+        _add_plain(out, token, neg)
+        last_end_plain = not neg and bool(_word_chars(token))
+        i = end
+    out.prefix_last = last_end_plain and bool(out.words) and not q[-1:].isspace()
+    return out
+
+
+def _value(s: str, start: int) -> tuple[str | None, int, bool]:
+    """The value after ``field:``: a quoted string or a run of non-space characters."""
+    if s[start:start + 1] == '"':
+        close = s.find('"', start + 1)
+        if close == -1:
+            return s[start + 1:], len(s), True
+        return s[start + 1:close], close + 1, True
+    end = start
+    while end < len(s) and not s[end].isspace():
+        end += 1
+    return (s[start:end] or None), end, False
+
+
+def _word_chars(s: str) -> str:
+    return "".join(ch for ch in s if ch.isalnum())
+
+
+def _add_plain(out: ParsedQuery, text: str, neg: bool, phrase: bool = False) -> None:
+    if not _word_chars(text):
+        return
+    if neg:
+        out.clauses.append(TextClause(text, None, phrase, True))
+    elif phrase:
+        out.clauses.append(TextClause(text, None, True, False))
+    else:
+        out.words.append(text)
+
+
+def _apply_field(out: ParsedQuery, fname: str, value: str, quoted: bool, neg: bool,
+                 known: set[str] | None) -> bool:
+    """Apply one ``field:value``; False when the value is not valid for the field."""
+    if fname in TEXT_FIELDS:
+        if not _word_chars(value):
+            return False
+        out.clauses.append(TextClause(value, TEXT_FIELDS[fname], quoted, neg))
+        return True
+    f = out.filters
+    kind = FILTER_FIELDS[fname]
+    if kind == "year":
+        rng = parse_years(value)
+        if rng is None:
+            out.notes.append(f"bad year {value!r} searched as text")
+            return False
+        if neg:
+            f.not_years.append(rng)
+        else:
+            lo, hi = rng
+            f.year_from = lo if f.year_from is None or lo is None else max(f.year_from, lo)
+            f.year_to = hi if f.year_to is None or hi is None else min(f.year_to, hi)
+        return True
+    if kind == "accepted":
+        v = value.lower()
+        if v not in TRUE_WORDS and v not in FALSE_WORDS:
+            out.notes.append(f"bad accepted value {value!r} searched as text")
+            return False
+        f.accepted = (v in TRUE_WORDS) != neg
+        return True
+    values = [v.strip() for v in value.split(",") if v.strip()]
+    if not values:
+        return False
+    resolved: list[str] = []
+    for v in values:
+        r = _resolve(kind, v, known)
+        if r is None:
+            out.notes.append(f"unknown {kind} {v!r} searched as text")
+            return False
+        resolved.append(r)
+    target = getattr(f, ("not_" if neg else "") + _plural(kind))
+    target.extend(r for r in resolved if r not in target)
+    return True
+
+
+def _plural(kind: str) -> str:
+    return {"venue": "venues", "family": "families", "status": "statuses", "track": "tracks",
+            "topic": "topics"}[kind]
+
+
+def _resolve(kind: str, v: str, known: set[str] | None) -> str | None:
+    if kind in ("venue", "family"):
+        return resolve_venue(v, known)
+    if kind == "status":
+        return resolve_status(v)
+    slug = v.lower()
+    return slug if _SLUG.match(slug) else None
+
+
+def resolve_venue(v: str, known: set[str] | None = None) -> str | None:
+    """A venue key for a key, alias or short name ("nips", "NeurIPS", "Findings of ACL"), or None.
+    With ``known``, keys outside the registry are accepted when present in the index."""
+    key = venue_registry.resolve(v)
+    if key is None:
+        cand = venue_registry.canonical(v)
+        if known is not None and cand in known:
+            return cand
+        return None
+    return key
+
+
+def resolve_status(v: str) -> str | None:
+    return STATUS_ALIASES.get(v.strip().lower().replace(" ", "-"))
+
+
+def parse_years(value: str) -> tuple[int | None, int | None] | None:
+    """"2024" -> (2024, 2024); "2020..2024" / "2020-2024" -> (2020, 2024); ">=2022" -> (2022, None);
+    "..2019" -> (None, 2019). Reversed ranges are swapped. None when malformed."""
+    v = value.strip()
+    if m := _YEAR.match(v):
+        y = int(m.group(1))
+        return (y, y) if YEAR_MIN <= y <= YEAR_MAX else None
+    if m := _YEAR_CMP.match(v):
+        op, y = m.group(1), int(m.group(2))
+        if not YEAR_MIN <= y <= YEAR_MAX:
+            return None
+        return {">=": (y, None), ">": (y + 1, None), "<=": (None, y), "<": (None, y - 1)}[op]
+    if (m := _YEAR_RANGE.match(v)) and (m.group(1) or m.group(2)):
+        lo = int(m.group(1)) if m.group(1) else None
+        hi = int(m.group(2)) if m.group(2) else None
+        if any(y is not None and not YEAR_MIN <= y <= YEAR_MAX for y in (lo, hi)):
+            return None
+        if lo is not None and hi is not None and lo > hi:
+            lo, hi = hi, lo
+        return lo, hi
+    return None
