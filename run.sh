@@ -16,7 +16,7 @@ export PAPERLIST_HOME=${PAPERLIST_HOME:-$PWD/data}
 .venv/bin/paperlist corpus
 .venv/bin/paperlist stats
 if .venv/bin/paperlist index --help >/dev/null 2>&1; then
-  .venv/bin/paperlist index
+  .venv/bin/paperlist index --if-stale --quiet
 fi
 exec .venv/bin/paperlist serve --host "${PAPERLIST_HOST:-127.0.0.1}" --port "${PAPERLIST_PORT:-8000}" \
   --workers "${PAPERLIST_WORKERS:-2}"

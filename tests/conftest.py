@@ -89,7 +89,7 @@ def http_root(tmp_path: Path) -> Iterator[str]:
 # --- the site -------------------------------------------------------------------------------
 @pytest.fixture(scope="session")
 def web_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A home with the site's fixture corpus (tests/webdata.py), built once."""
+    """A home with the site's fixture corpus (tests/webdata.py) and its search index, built once."""
     from tests.webdata import build_store
 
     home = tmp_path_factory.mktemp("web")
@@ -105,9 +105,8 @@ def web_store(web_home: Path) -> Store:
 @pytest.fixture(scope="session")
 def web_app(web_home: Path, web_store: Store):  # type: ignore[no-untyped-def]
     from paperlist.web.app import Settings, create_app
-    from tests.webdata import FakeSearcher
 
-    return create_app(Settings(home=web_home, store=web_store, searcher=FakeSearcher(web_store)))
+    return create_app(Settings(home=web_home, store=web_store))
 
 
 @pytest.fixture(scope="session")

@@ -37,11 +37,8 @@ def server(web_home: Path, web_store: Store) -> Iterator[str]:
     import uvicorn
 
     from paperlist.web.app import Settings, create_app
-    from tests.webdata import FakeSearcher
 
-    searcher = _searcher(web_home, web_store) or FakeSearcher(web_store)
-    app = create_app(Settings(home=web_home, store=Store(web_home / "paperlist.db", readonly=True),
-                              searcher=searcher))
+    app = create_app(Settings(home=web_home, store=Store(web_home / "paperlist.db", readonly=True)))
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
     t = threading.Thread(target=srv.run, daemon=True)
@@ -54,15 +51,6 @@ def server(web_home: Path, web_store: Store) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     t.join(timeout=10)
-
-
-def _searcher(home: Path, store: Store) -> Any | None:
-    """The real search engine over the fixture store, when the search package provides one."""
-    try:
-        from tests.webdata import real_searcher
-    except ImportError:
-        return None
-    return real_searcher(home, store)
 
 
 @pytest.fixture(scope="module")

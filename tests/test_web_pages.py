@@ -211,29 +211,39 @@ def test_friendly_400s(client: Any, prefix: str) -> None:
     assert "parameter" in client.get("/en/search?q=x&page=0").text
 
 
-def test_search_page(client: Any, web_app: Any) -> None:
+def test_search_page(client: Any) -> None:
     r = client.get("/en/search?q=transformers")
     assert r.status_code == 200
     assert "<mark>Transformers</mark>" in r.text
     data = client.get("/en/search?q=transformers&format=json").json()
-    assert data["total"] >= 1
+    assert data["total"] >= 2 and data["hits"][0]["title"]
     venue = next(g for g in data["facets"] if g["name"] == "venue")
     link = venue["options"][0]["href"]
     assert link.startswith("/search?q=transformers&venue=")
     applied = client.get("/en" + link + "&format=json").json()
     assert applied["request"]["venues"] == [venue["options"][0]["value"]]
+    assert {h["venue"] for h in applied["hits"]} == {venue["options"][0]["value"]}
     assert applied["active_filters"]                          # each one links to its removal
     removed = client.get("/en" + applied["active_filters"][0]["href"] + "&format=json").json()
     assert removed["request"]["venues"] == []
-    sugg = client.get("/en/search?q=transfromers&format=json").json()
-    assert sugg["suggestion"]["q"] == "transformers"
+    year = client.get("/en/search?q=transformers&year=2023&format=json").json()
+    assert {h["year"] for h in year["hits"]} == {2023}
+    assert any(o["active"] for g in year["facets"] if g["name"] == "year" for o in g["options"])
+    typo = client.get("/en/search?q=transfromers&format=json").json()
+    assert typo["total"] >= 1
+    assert typo["suggestion"] and typo["suggestion"]["q"] == "transformers"
     assert "Did you mean" in client.get("/en/search?q=transfromers").text
     frag = client.get("/en/search?q=transformers&fragment=1")
     assert frag.status_code == 200 and "<html" not in frag.text and "card" in frag.text
-    empty = client.get("/en/search")
-    assert "How to search" in empty.text
-    req = web_app.state.searcher.requests[-1]
-    assert req.q == "transformers"
+    preview = client.get("/en/search?q=transformers&fragment=1&preview=1&per_page=8").text
+    assert "facets" not in preview and 'href="/en/search?q=transformers"' in preview
+    assert "How to search" in client.get("/en/search").text
+    none = client.get("/en/search?q=zzzqqqxxx")
+    assert none.status_code == 200 and "No paper matches" in none.text
+    lang = client.get("/en/search?q=author:lovelace+venue:nips&format=json").json()
+    assert lang["total"] == 3 and {h["venue"] for h in lang["hits"]} == {"neurips"}
+    sort = client.get("/en/search?q=lovelace&sort=newest&format=json").json()
+    assert [h["year"] for h in sort["hits"]] == sorted([h["year"] for h in sort["hits"]], reverse=True)
 
 
 def test_search_without_index(tmp_path: Any, web_home: Any, web_store: Store) -> None:
@@ -280,14 +290,12 @@ def test_no_inline_script_or_style(client: Any, ids: dict[str, str]) -> None:
                 raise AssertionError(f"inline <style> on {path}")
 
 
-def test_rate_limit(tmp_path: Any, web_store: Store) -> None:
+def test_rate_limit(web_home: Any, web_store: Store) -> None:
     from starlette.testclient import TestClient
 
     from paperlist.web.app import Settings, create_app
-    from tests.webdata import FakeSearcher
 
-    app = create_app(Settings(home=tmp_path, store=web_store, searcher=FakeSearcher(web_store),
-                              search_per_minute=3))
+    app = create_app(Settings(home=web_home, store=web_store, search_per_minute=3))
     with TestClient(app) as c:
         codes = [c.get("/en/search?q=graphs").status_code for _ in range(5)]
         assert codes[:3] == [200, 200, 200] and codes[-1] == 429

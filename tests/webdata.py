@@ -97,8 +97,8 @@ def records() -> list[Record]:
     ]
 
 
-def build_store(home: Path) -> Store:
-    """A store in ``home`` holding records(), merged."""
+def build_store(home: Path, index: bool = True) -> Store:
+    """A store in ``home`` holding records(), merged, with its search index (unless index=False)."""
     store = Store(home / "paperlist.db")
     by_file: dict[str, list[Record]] = {}
     for r in records():
@@ -111,6 +111,10 @@ def build_store(home: Path) -> Store:
     store.refresh_authors()
     store.sync_venues()
     store.checkpoint()
+    if index:
+        from paperlist.index import fulltext
+
+        fulltext.build(store, home)
     return store
 
 
@@ -136,54 +140,3 @@ def paper_id(store: Store, key: str) -> str:
     ids = store.resolve_id(key)
     assert len(ids) == 1, (key, ids)
     return ids[0]
-
-
-class FakeSearcher:
-    """A stand-in for the search engine over the fixture store (substring match on title, authors
-    and abstract; facets over the matches): enough to drive the search page's contract."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.requests: list[Any] = []
-
-    def search(self, req: Any) -> Any:
-        from html import escape
-
-        from paperlist import venues
-        from paperlist.search.model import FacetValue, Hit, SearchResult
-
-        self.requests.append(req)
-        ids = [r[0] for r in self.store.db.execute("SELECT id FROM papers ORDER BY year DESC, id")]
-        papers = self.store.get_papers(ids)
-        words = [w.lower() for w in req.q.split()]
-
-        def text(p: Any) -> str:
-            return " ".join([p.title_plain, p.abstract_plain or "", *(a.name for a in p.authors)]).lower()
-
-        matched = [p for p in papers if all(w in text(p) for w in words)]
-        filtered = [p for p in matched if (not req.venues or p.venue in req.venues)
-                    and (not req.statuses or p.status in req.statuses)
-                    and (req.year_from is None or p.year >= req.year_from)
-                    and (req.year_to is None or p.year <= req.year_to)]
-        facets: dict[str, dict[str, int]] = {"venue": {}, "year": {}, "status": {}}
-        for p in filtered:
-            facets["venue"][p.venue] = facets["venue"].get(p.venue, 0) + 1
-            facets["year"][str(p.year)] = facets["year"].get(str(p.year), 0) + 1
-            if p.status:
-                facets["status"][p.status] = facets["status"].get(p.status, 0) + 1
-        start = (req.page - 1) * req.per_page
-        hits = []
-        for p in filtered[start:start + req.per_page]:
-            title = escape(p.title_plain)
-            for w in words:
-                title = re.sub(re.escape(w), lambda m: f"<mark>{m.group(0)}</mark>", title, flags=re.IGNORECASE)
-            hits.append(Hit(id=p.id, title=p.title, title_html=title, authors=[a.name for a in p.authors],
-                            author_keys=[a.key for a in p.authors], venue=p.venue,
-                            venue_short=venues.get(p.venue).short, year=p.year, status=p.status,
-                            accepted=p.accepted, track=p.track, citations=p.citations,
-                            abstract_html=escape((p.abstract_plain or "")[:200]), score=1.0))
-        fv = {k: [FacetValue(value=v, label=venues.get(v).short if k == "venue" else v, count=n)
-                  for v, n in sorted(d.items(), key=lambda kv: -kv[1])] for k, d in facets.items()}
-        suggestion = "transformers" if req.q == "transfromers" else None
-        return SearchResult(request=req, total=len(filtered), hits=hits, facets=fv, took_ms=0.4,
-                            suggestion=suggestion)

@@ -11,6 +11,7 @@ from markupsafe import Markup
 
 from ... import venues
 from ...models import STATUSES
+from ...search import InvalidRequest, NoIndex
 from ...search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, SearchRequest, SearchResult
 from ..i18n import N_
 from ..labels import FACET, SORT, STATUS, status_key
@@ -98,6 +99,7 @@ def _facets(r: SearchRequest, res: SearchResult) -> list[dict[str, Any]]:
         values = res.facets.get(name) or []
         items = []
         for fv in values:
+            selected = bool(getattr(fv, "selected", False))     # also set by filters typed in the query
             if name == "venue":
                 active = fv.value in r.venues
                 link = request_params(r, venue=_toggle(r.venues, fv.value), page=1)
@@ -111,7 +113,7 @@ def _facets(r: SearchRequest, res: SearchResult) -> list[dict[str, Any]]:
                 active = fv.value in r.statuses
                 link = request_params(r, status=_toggle(r.statuses, fv.value), page=1)
                 label = STATUS.get(status_key(fv.value), fv.label)
-            items.append({"value": fv.value, "label": label, "count": fv.count, "active": active,
+            items.append({"value": fv.value, "label": label, "count": fv.count, "active": active or selected,
                           "href": href("/search", link)})
         if name == "year":
             items.sort(key=lambda i: str(i["value"]), reverse=True)
@@ -134,6 +136,14 @@ def _hit(h: Any) -> dict[str, Any]:
             "track": h.track, "citations": h.citations, "abstract_html": only_marks(h.abstract_html), "score": round(h.score, 4)}
 
 
+def _notes(interpreted: dict[str, Any]) -> dict[str, Any]:
+    """What the page should say about how the query was understood."""
+    corrected = interpreted.get("corrected") or {}
+    return {"corrected": [{"typed": k, "used": v} for k, v in corrected.items()],
+            "loose": interpreted.get("match") in ("most", "any"),
+            "parse": list(interpreted.get("notes") or [])}
+
+
 def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
     """The search page's data. With no query and no filter it is the search help page."""
     t0 = time.perf_counter()
@@ -146,7 +156,13 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
     if ctx.searcher is None:
         raise SearchUnavailable(N_("Search is not available yet: the search index has not been built."),
                                 "paperlist index")
-    res: SearchResult = ctx.searcher.search(r)
+    try:
+        res: SearchResult = ctx.searcher.search(r)
+    except InvalidRequest as e:
+        raise BadRequest(N_("A parameter has a value this page does not understand."), str(e)[:200]) from None
+    except NoIndex:
+        raise SearchUnavailable(N_("Search is not available yet: the search index has not been built."),
+                                "paperlist index") from None
     active = ([{"label": venues.get(v).short, "href": href("/search", request_params(r, venue=_toggle(r.venues, v),
                                                                                       page=1))} for v in r.venues]
               + [{"label": STATUS[s], "translate": True,
@@ -163,7 +179,7 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
         "hits": [_hit(h) for h in res.hits], "facets": _facets(r, res), "active_filters": active,
         "suggestion": ({"q": res.suggestion, "href": href("/search", request_params(r, q=res.suggestion, page=1))}
                        if res.suggestion else None),
-        "interpreted": res.interpreted,
+        "interpreted": res.interpreted, "notes": _notes(res.interpreted),
         "sorts": [{"value": s, "label": SORT[s], "active": s == r.sort,
                    "href": href("/search", request_params(r, sort=s, page=1))} for s in SORTS],
         "pagination": {"page": r.page, "pages": pages, "first_index": (r.page - 1) * r.per_page + 1,
