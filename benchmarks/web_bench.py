@@ -144,6 +144,15 @@ def main() -> None:
         http_times = over_http(app, paths)
         out["routes"][name] = {"server_ms": summary(times), "http_ms": summary(http_times),
                                "gzip_kb_median": round(statistics.median(sizes) / 1024, 1)}
+    if app.state.searcher is not None:                     # the engine alone, for the same queries
+        from paperlist.search import SearchRequest
+
+        engine = []
+        for i in range(n):
+            t0 = time.perf_counter()
+            app.state.searcher.search(SearchRequest(q=QUERIES[i % len(QUERIES)]))
+            engine.append((time.perf_counter() - t0) * 1000)
+        out["search_engine_ms"] = summary(engine)
     if args.json:
         print(json.dumps(out, indent=2))
         return
@@ -153,6 +162,10 @@ def main() -> None:
         s, h = r["server_ms"], r["http_ms"]
         print(f"{name:<16} {s['p50']:>8.2f}ms {s['p95']:>6.2f}ms {s['p99']:>6.2f}ms {s['max']:>6.2f}ms   "
               f"{h['p50']:>6.2f}ms {h['p95']:>6.2f}ms  {r['gzip_kb_median']:>6}")
+    if "search_engine_ms" in out:
+        e = out["search_engine_ms"]
+        print(f"{'(engine alone)':<16} {e['p50']:>8.2f}ms {e['p95']:>6.2f}ms {e['p99']:>6.2f}ms {e['max']:>6.2f}ms"
+              "   Searcher.search() for the same queries, no page")
 
 
 if __name__ == "__main__":

@@ -66,7 +66,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     for lang in i18n.LANGS:            # compile the catalogs now, not on the first request
         i18n.translations(lang)
     app = Starlette(routes=routes(), exception_handlers=error_handlers(), middleware=[
-        Middleware(SecurityHeaders), Middleware(LanguagePrefix), Middleware(GZipMiddleware, minimum_size=800)])
+        Middleware(SecurityHeaders), Middleware(LanguagePrefix),
+        Middleware(GZipMiddleware, minimum_size=800, compresslevel=6)])   # level 6: ~same size, 1/3 the time of 9
     app.router.redirect_slashes = False
     app.state.settings = settings
     app.state.store = store

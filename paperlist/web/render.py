@@ -80,7 +80,10 @@ def page_context(request: Request) -> dict[str, Any]:
     items = list(request.query_params.multi_items())
     qs = ("?" + urlencode(items)) if items else ""
     other = [{"lang": lg, "href": _lang_href(path + qs, lg), "active": lg == lang} for lg in i18n.LANGS]
-    return {"path": path, "path_qs": path + qs, "languages": other,
+    # The canonical address drops parameters that only change the view of one resource.
+    canonical = i18n.prefix(lang) + path if path.startswith(("/papers/", "/authors/")) or path.count("/") == 2 \
+        and path.startswith("/conferences/") else None
+    return {"path": path, "path_qs": path + qs, "languages": other, "canonical": canonical,
             "alternates": [{"hreflang": i18n.HTML_LANG[lg], "href": _lang_href(path + qs, lg)} for lg in i18n.LANGS],
             "json_href": i18n.prefix(lang) + _with_format(path, items, "json")}
 

@@ -9,7 +9,7 @@ and Python code and merges them into the catalogs (see catalog.py).
 from __future__ import annotations
 
 import datetime as dt
-from functools import cache
+from functools import cache, lru_cache
 from io import BytesIO
 from pathlib import Path
 
@@ -66,8 +66,9 @@ def locale(lang: str) -> Locale:
     return Locale.parse(_BABEL_LOCALE[lang])
 
 
+@lru_cache(maxsize=8192)
 def number(n: float | None, lang: str) -> str:
-    """167843 -> "167,843" per the language's conventions."""
+    """167843 -> "167,843" per the language's conventions (cached: pages format many counts)."""
     return "" if n is None else format_decimal(n, locale=locale(lang))
 
 

@@ -93,10 +93,16 @@ def _toggle(values: list[str], v: str) -> list[str]:
     return [x for x in values if x != v] if v in values else values + [v]
 
 
+FACET_LIMITS = {"venue": 20, "year": 40, "status": 20}     # what the sidebar shows (busiest first)
+
+
 def _facets(r: SearchRequest, res: SearchResult) -> list[dict[str, Any]]:
     groups = []
     for name in ("venue", "year", "status"):
         values = res.facets.get(name) or []
+        limit = FACET_LIMITS[name]
+        # keep the selected values even when they are not among the busiest
+        values = values[:limit] + [fv for fv in values[limit:] if getattr(fv, "selected", False)]
         items = []
         for fv in values:
             selected = bool(getattr(fv, "selected", False))     # also set by filters typed in the query
@@ -118,7 +124,8 @@ def _facets(r: SearchRequest, res: SearchResult) -> list[dict[str, Any]]:
         if name == "year":
             items.sort(key=lambda i: str(i["value"]), reverse=True)
         if items:
-            groups.append({"name": name, "label": FACET[name], "options": items, "translate": name == "status"})
+            groups.append({"name": name, "label": FACET[name], "options": items, "translate": name == "status",
+                           "more": max(0, len(res.facets.get(name) or []) - len(items))})
     return groups
 
 
