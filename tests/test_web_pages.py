@@ -155,6 +155,7 @@ def test_redirects(client: Any, ids: dict[str, str], prefix: str) -> None:
         "/authors/Ada-Lovelace": "/authors/ada-lovelace",
         "/papers/SPEC123": f"/papers/{ids['spec']}",                 # external id -> paper
         "/papers/2401.00001": f"/papers/{ids['spec']}",
+        "/papers/10.18653/v1/x": f"/papers/{ids['acl']}",                # a DOI, slashes and all
         f"/papers/{ids['spec'].upper()}": f"/papers/{ids['spec']}",
         f"/papers/{ids['spec']}.json": f"/papers/{ids['spec']}?format=json",
         "/conferences/nips/2024?status=oral": "/conferences/neurips/2024?status=oral",

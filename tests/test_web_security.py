@@ -104,3 +104,21 @@ def test_json_twin_is_json(client: Any, web_store: Store) -> None:
     assert r.headers["content-type"] == "application/json"
     assert r.headers["x-content-type-options"] == "nosniff"
     assert r.json()["title"].startswith("<script>")          # data stays data
+
+
+@pytest.mark.parametrize("path", [
+    "/papers/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "/authors/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+    "/conferences/%3Csvg%20onload%3Dalert(1)%3E", "/search?q=%22%3E%3Cscript%3Ealert(1)%3C/script%3E",
+    "/conferences/neurips/2024?q=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+    "/search?q=x&sort=%3Cscript%3E", "/no/%3Cscript%3Ealert(1)%3C/script%3E",
+    "/search?q=%3Cscript%3E&venue=%3Cimg%20src%3Dx%3E",
+])
+def test_reflected_input_is_escaped(client: Any, path: str) -> None:
+    for prefix in ("", "/en"):
+        r = client.get(prefix + path)
+        assert r.status_code in (200, 400, 404), path
+        for tag, attrs in audit(r.text):
+            assert tag not in ("img", "svg") or tag == "svg" and "onload" not in attrs, (path, tag)
+            if tag == "script":
+                assert (attrs.get("src") or "").startswith("/static/"), path
+            assert not any(k.startswith("on") for k in attrs), (path, tag, attrs)

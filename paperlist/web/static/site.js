@@ -74,6 +74,7 @@
           var parsed = new DOMParser().parseFromString(html, "text/html");
           container.replaceChildren.apply(container, Array.prototype.slice.call(parsed.body.childNodes));
           initCopy(container);
+          foldFilters(container);
           if (keepUrl) { history.replaceState(null, "", pageUrl); }
         })
         .catch(function () { /* aborted or offline: the form still submits */ });
@@ -117,8 +118,16 @@
     }
   });
 
+  // On narrow screens the filters start folded (they come before the results).
+  function foldFilters(root) {
+    if (window.matchMedia("(max-width: 860px)").matches) {
+      root.querySelectorAll("details.facets-box").forEach(function (d) { d.open = false; });
+    }
+  }
+
   doc.addEventListener("DOMContentLoaded", function () {
     initCopy(doc);
+    foldFilters(doc);
     var results = doc.getElementById("results");
     var pageInput = doc.querySelector(".page-search [data-search-input]");
     if (results && pageInput) { liveSearch(pageInput, results, {}, true); }
