@@ -230,6 +230,9 @@ def test_search_page(client: Any) -> None:
     year = client.get("/en/search?q=transformers&year=2023&format=json").json()
     assert {h["year"] for h in year["hits"]} == {2023}
     assert any(o["active"] for g in year["facets"] if g["name"] == "year" for o in g["options"])
+    rng = client.get("/en/search?q=lovelace&year_from=2023&year_to=2023&format=json").json()
+    assert {h["year"] for h in rng["hits"]} == {2023}
+    assert 'name="year_from"' in client.get("/en/search?q=lovelace").text
     typo = client.get("/en/search?q=transfromers&format=json").json()
     assert typo["total"] >= 1
     assert typo["suggestion"] and typo["suggestion"]["q"] == "transformers"
