@@ -167,6 +167,13 @@ def test_redirects(client: Any, ids: dict[str, str], prefix: str) -> None:
     assert client.get("/en").headers["location"] == "/en/"
 
 
+def test_an_id_shared_by_papers_lists_them(client: Any, ids: dict[str, str]) -> None:
+    r = client.get("/en/papers/10.1234/tmlr.2023_1")
+    assert r.status_code == 300
+    assert f'href="/en/papers/{ids["jour"]}"' in r.text and f'href="/en/papers/{ids["rej"]}"' in r.text
+    assert "several papers" in r.text and "A Rejected Idea About Graphs" in r.text
+
+
 def test_retired_id_redirects(tmp_path: Any) -> None:
     """An id retired by a re-merge (store.resolve_id) answers 301 to the current id."""
     from starlette.testclient import TestClient

@@ -87,7 +87,7 @@ def records() -> list[Record]:
         _rec(f23, "old", "neurips", 2023, "An Older Paper on Transformers", ["Ada Lovelace", "Grace Hopper"],
              status="poster", abstract="Transformers, earlier."),
         _rec("test:iclr2024", "rej", "iclr", 2024, "A Rejected Idea About Graphs", ["Alan Turing"],
-             status="rejected", abstract="Graphs are hard."),
+             status="rejected", abstract="Graphs are hard.", ids={"doi": "10.1234/tmlr.2023_1"}),  # shared DOI
         _rec("test:tmlr2023", "jour", "tmlr", 2023, "Journal Paper: Sparse & Dense 100% of the Time",
              ["Emmy Noether"], abstract="A journal paper.", ids={"doi": "10.1234/tmlr.2023_1"}),
         _rec("test:acl2023", "acl", "acl", 2023, "Parsing With {BERT}", ["Noam Chomsky", "Ada Lovelace"],

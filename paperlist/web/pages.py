@@ -20,7 +20,7 @@ from . import i18n
 from .app import open_searcher
 from .i18n import N_
 from .render import STATIC_FILES, cached_response, render, static_version
-from .views.base import BadRequest, Ctx, PageError, Redirect
+from .views.base import BadRequest, Ctx, PageError, Redirect, card
 from .views.papers import Ambiguous, build_author, build_bibtex, build_paper
 from .views.search import build_search
 from .views.venues import build_conferences, build_home, build_venue, build_venue_year
@@ -78,7 +78,7 @@ def error_page(request: Request, e: PageError) -> Response:
     data = {"page": "error", "status": e.status, "message": e.message, "detail": e.detail,
             "ids": getattr(e, "ids", [])}
     if isinstance(e, Ambiguous):
-        data["papers"] = [{"id": i, "href": f"/papers/{i}"} for i in e.ids]
+        data["papers"] = [card(c) for c in request.app.state.store.cards(e.ids[:50])]
     return render(request, "error.html", data, status=e.status)
 
 
