@@ -275,6 +275,7 @@ def test_headers_cache_and_gzip(client: Any, ids: dict[str, str]) -> None:
     csp = r.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "default-src 'none'" in csp
     assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["server-timing"].startswith("app;dur=")
     assert r.headers["content-encoding"] == "gzip"
     assert "max-age" in r.headers["cache-control"]
     etag = r.headers["etag"]

@@ -41,12 +41,16 @@ class HTTPMiddleware:
 
 
 class SecurityHeaders(HTTPMiddleware):
-    """Adds the CSP and the other hardening headers to every response."""
+    """Adds the CSP and the other hardening headers to every response, and a Server-Timing header
+    with the time the app took (pages are built whole before they are sent, so this is all of it)."""
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        t0 = time.perf_counter()
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                timing = f"app;dur={(time.perf_counter() - t0) * 1000:.1f}".encode()
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS, (b"server-timing", timing)]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -76,6 +80,5 @@ class LanguagePrefix(HTTPMiddleware):
         state = dict(scope.get("state") or {})
         state["lang"] = lang
         state["route_path"] = route_path
-        state["t0"] = time.perf_counter()
         scope["state"] = state
         await self.app(scope, receive, send)
