@@ -37,9 +37,19 @@ def _by_field(ctx: Ctx, kinds: tuple[str, ...], top_level: bool) -> list[dict[st
         if row["kind"] in kinds and not (top_level and row["parent"]):
             groups.setdefault(row["field"], []).append(_venue_entry(row))
     order = {f: i for i, f in enumerate(_FIELD_ORDER)}
-    return [{"field": f, "name": _field_name(f, ctx.lang),
-             "venues": sorted(vs, key=lambda v: (-v["papers"], v["short"]))}
+    return [{"field": f, "name": _field_name(f, ctx.lang), "venues": _parents_first(vs)}
             for f, vs in sorted(groups.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))]
+
+
+def _parents_first(vs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Venues by paper count, each sub-venue (Findings of ACL) right after its parent."""
+    by_key = {v["key"]: v for v in vs}
+
+    def head(v: dict[str, Any]) -> dict[str, Any]:
+        return by_key.get(v["parent"] or "", v)
+
+    return sorted(vs, key=lambda v: (-head(v)["papers"], head(v)["short"], v["key"] != head(v)["key"],
+                                     -v["papers"], v["short"]))
 
 
 def _figures(ctx: Ctx) -> dict[str, Any]:
@@ -67,7 +77,7 @@ def build_conferences(ctx: Ctx) -> dict[str, Any]:
     """Every venue with papers, grouped by field, then by kind."""
     sections = []
     for kind in ("conference", "journal", "workshop"):
-        groups = _by_field(ctx, (kind,), top_level=kind != "workshop")
+        groups = _by_field(ctx, (kind,), top_level=False)
         if groups:
             sections.append({"kind": kind, "label": KIND[kind], "fields": groups})
     return {"page": "conferences", "figures": _figures(ctx), "sections": sections}
