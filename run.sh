@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# One command on a fresh machine: set up, ingest the real corpus, and run paperlist.
+# One command on a fresh machine: set up, ingest the real corpus, and serve the site.
 #   ./run.sh            -> venv + install + corpus (../shared/data if present, else downloads)
+#                          + search index + the site on http://127.0.0.1:8000 (Ctrl-C stops it)
 # Re-running it is cheap: installs and ingests only what changed.
+# PAPERLIST_HOST / PAPERLIST_PORT / PAPERLIST_WORKERS change where and how the site listens.
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
@@ -13,3 +15,8 @@ fi
 export PAPERLIST_HOME=${PAPERLIST_HOME:-$PWD/data}
 .venv/bin/paperlist corpus
 .venv/bin/paperlist stats
+if .venv/bin/paperlist index --help >/dev/null 2>&1; then
+  .venv/bin/paperlist index --if-stale --quiet
+fi
+exec .venv/bin/paperlist serve --host "${PAPERLIST_HOST:-127.0.0.1}" --port "${PAPERLIST_PORT:-8000}" \
+  --workers "${PAPERLIST_WORKERS:-2}"

@@ -127,3 +127,15 @@ def words(s: str) -> list[str]:
 
 def slugify(s: str, max_len: int = 80) -> str:
     return "-".join(words(s))[:max_len].strip("-")
+
+
+def latex_symbol(name: str) -> str | None:
+    """The text of an argument-less LaTeX macro (``alpha`` -> "α", ``ldots`` -> "…"), or None."""
+    return _symbols().get(name)
+
+
+def latex_accents(s: str) -> str:
+    """LaTeX accent commands as composed characters (``\\'e`` -> "é", ``\\c{c}`` -> "ç")."""
+    if "\\" not in s:
+        return s
+    return _ACCENT.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), s)

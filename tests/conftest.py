@@ -121,7 +121,38 @@ def build_search_home(home: Path) -> Path:
     return home
 
 
+# --- the site -------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def web_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home with the site's fixture corpus (tests/webdata.py) and its search index, built once."""
+    from tests.webdata import build_store
+
+    home = tmp_path_factory.mktemp("web")
+    build_store(home).close()
+    return home
+
+
 @pytest.fixture(scope="session")
 def search_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Read-only: a store and a search index built from the fixtures, shared by the search tests."""
     return build_search_home(tmp_path_factory.mktemp("search"))
+
+
+@pytest.fixture(scope="session")
+def web_store(web_home: Path) -> Store:
+    return Store(web_home / "paperlist.db", readonly=True)
+
+
+@pytest.fixture(scope="session")
+def web_app(web_home: Path, web_store: Store):  # type: ignore[no-untyped-def]
+    from paperlist.web.app import Settings, create_app
+
+    return create_app(Settings(home=web_home, store=web_store))
+
+
+@pytest.fixture(scope="session")
+def client(web_app):  # type: ignore[no-untyped-def]
+    from starlette.testclient import TestClient
+
+    with TestClient(web_app, follow_redirects=False) as c:
+        yield c

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from .base import SCHEMA_VERSION, StoreError
+from .browse import BrowseMixin, ListFilter
 from .docs import DocsMixin, IndexDoc
 from .ingest import FileCounts, FileState, IngestMixin, PaperCounts, encode_record, record_block
 from .read import ReadMixin
 
 
-class Store(IngestMixin, ReadMixin, DocsMixin):
+class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin):
     """A paperlist SQLite store. ``Store(path)`` creates or migrates it; ``readonly=True`` opens
     an existing one for serving."""
 
 
-__all__ = ["SCHEMA_VERSION", "FileCounts", "FileState", "IndexDoc", "PaperCounts", "Store", "StoreError", "encode_record",
-           "record_block"]
+__all__ = ["SCHEMA_VERSION", "FileCounts", "FileState", "IndexDoc", "ListFilter", "PaperCounts", "Store", "StoreError",
+           "encode_record", "record_block"]

@@ -1,0 +1,113 @@
+"""Citations: the BibTeX of a paper — the source's own when it has one, else one generated from the
+merged fields with bibtexparser, so that it always parses and LaTeX's special characters are escaped."""
+
+from __future__ import annotations
+
+import re
+
+import bibtexparser
+from bibtexparser import Library
+from bibtexparser.model import Entry, Field
+
+from . import venues
+from .models import Paper
+from .text import fold, plain
+
+# Order of the fields in a generated entry (the order BibTeX styles and people expect).
+_ORDER = ("title", "author", "editor", "booktitle", "journal", "volume", "number", "pages", "year", "month",
+          "publisher", "address", "doi", "eprint", "archivePrefix", "url")
+_SPECIAL = re.compile(r"([&%#_$])")
+_STOP = {"a", "an", "the", "on", "of", "for", "in", "to", "and", "with", "towards", "toward", "via", "is"}
+# Which link a citation's url field prefers.
+_URL_KINDS = ("proceedings", "site", "openreview", "doi", "oa", "arxiv", "pdf")
+
+
+def bibtex(paper: Paper) -> str:
+    """The paper's BibTeX entry: the source's own when present and well-formed, else generated."""
+    if paper.bibtex and _parses(paper.bibtex):
+        return paper.bibtex.strip()
+    return generate_bibtex(paper)
+
+
+def _parses(text: str) -> bool:
+    try:
+        lib = bibtexparser.parse_string(text)
+    except Exception:  # noqa: BLE001 - a source's BibTeX we cannot read is replaced, not shown broken
+        return False
+    return len(lib.entries) == 1 and not lib.failed_blocks
+
+
+def escape_latex(s: str) -> str:
+    """Plain text made safe inside a braced BibTeX value: LaTeX specials escaped, braces balanced."""
+    s = _SPECIAL.sub(r"\\\1", s).replace("{", "").replace("}", "")
+    return s.replace("~", r"\textasciitilde{}").replace("^", r"\textasciicircum{}")
+
+
+def _protect_case(title: str) -> str:
+    """Brace words with inner capitals ("BERT", "GPT-4", "iPhone") so styles do not lower-case them."""
+    return re.sub(r"(?<![\\\w{])([A-Za-z]*[A-Z][\w-]*[A-Z0-9][\w-]*)", r"{\1}", title)
+
+
+def _title(p: Paper) -> str:
+    t = p.title
+    # The display title keeps its LaTeX math when it has any and its braces balance; else plain text.
+    if "$" in t and t.count("{") == t.count("}") and t.count("$") % 2 == 0 and "\\url" not in t:
+        parts = re.split(r"(\$[^$]*\$)", t)
+        return "".join(x if x.startswith("$") else _protect_case(escape_latex(plain(x) if "\\" in x else x))
+                       for x in parts)
+    return _protect_case(escape_latex(p.title_plain or plain(t)))
+
+
+def citation_key(p: Paper) -> str:
+    """A key in the common style: first author's family name, year, first significant title word."""
+    if p.biblio.get("bibkey") and re.fullmatch(r"[\w:.+/-]+", p.biblio["bibkey"]):
+        return p.biblio["bibkey"]
+    last = ""
+    if p.authors:
+        name = p.authors[0].name
+        last = name.split(",")[0] if "," in name else name.split()[-1] if name.split() else ""
+    word = next((w for w in re.findall(r"[A-Za-z0-9]+", fold(p.title_plain)) if len(w) > 2 and w.lower() not in _STOP), "paper")
+    key = re.sub(r"[^a-z0-9]", "", fold(last).lower()) + str(p.year) + word.lower()
+    return key or f"paper{p.year}"
+
+
+def _url(p: Paper) -> str | None:
+    by_kind: dict[str, str] = {}
+    for kind, url in p.links:
+        by_kind.setdefault(kind, url)
+    return next((by_kind[k] for k in _URL_KINDS if k in by_kind), None)
+
+
+def generate_bibtex(p: Paper) -> str:
+    """A BibTeX entry generated from the paper's fields (round-trips through bibtexparser)."""
+    v = venues.get(p.venue)
+    b = p.biblio
+    is_journal = b.get("entrytype") == "article" or (not b.get("entrytype") and v.kind == "journal")
+    fields: dict[str, str] = {"title": _title(p)}
+    if p.authors:
+        fields["author"] = " and ".join(escape_latex(a.name) for a in p.authors)
+    if b.get("editor"):
+        fields["editor"] = " and ".join(escape_latex(e.strip()) for e in b["editor"].split(",") if e.strip())
+    if is_journal:
+        fields["journal"] = escape_latex(b.get("journal") or v.name)
+    else:
+        fields["booktitle"] = escape_latex(b.get("booktitle") or f"{v.name} ({v.short} {p.year})")
+    for k in ("volume", "number", "publisher", "address", "month"):
+        if b.get(k):
+            fields[k] = escape_latex(b[k])
+    if b.get("pages"):
+        fields["pages"] = re.sub(r"\s*[-\u2013\u2014]+\s*", "--", b["pages"])
+    fields["year"] = str(p.year)
+    if p.ids.get("doi"):
+        fields["doi"] = escape_latex(p.ids["doi"]).replace(r"\_", "_").replace(r"\%", "%")
+    if p.ids.get("arxiv"):
+        fields["eprint"] = p.ids["arxiv"]
+        fields["archivePrefix"] = "arXiv"
+    url = _url(p)
+    if url and "{" not in url and "}" not in url:
+        fields["url"] = url
+    entry = Entry("article" if is_journal else "inproceedings", citation_key(p),
+                  [Field(k, fields[k]) for k in _ORDER if k in fields])
+    fmt = bibtexparser.BibtexFormat()
+    fmt.indent = "  "
+    return bibtexparser.write_string(Library([entry]), bibtex_format=fmt).strip()

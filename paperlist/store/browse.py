@@ -1,0 +1,172 @@
+"""Reads for browsing: a venue's years, a conference-year's paper list, an author's papers and
+co-authors, papers that share authors. They return light "cards" (what a list shows), not whole
+Papers, so list pages stay fast on the full corpus."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import StoreBase
+
+# Card columns: what a paper list shows. The abstract is cut in SQL (a list shows two lines of it).
+_CARD_COLS = ("id, venue, year, title, coalesce(title_plain, title) AS title_plain, status, accepted, track,"
+              " award, citations, substr(coalesce(abstract_plain, abstract), 1, 420) AS abstract_head")
+# How a conference-year list is ordered: the most selective status first, then by title.
+_STATUS_ORDER = ("CASE status WHEN 'oral' THEN 0 WHEN 'spotlight' THEN 1 WHEN 'highlight' THEN 2"
+                 " WHEN 'poster' THEN 3 WHEN 'accepted' THEN 4 WHEN 'rejected' THEN 6 WHEN 'withdrawn' THEN 7"
+                 " WHEN 'desk-rejected' THEN 8 ELSE 5 END")
+
+
+@dataclass(slots=True)
+class ListFilter:
+    """Filters of a conference-year list: statuses (OR-ed), one track, and keywords that must all
+    appear in the title, an author name or the abstract."""
+
+    statuses: list[str] = field(default_factory=list)
+    track: str | None = None
+    words: list[str] = field(default_factory=list)
+
+
+def _like(word: str) -> str:
+    return "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+class BrowseMixin(StoreBase):
+    def cards(self, ids: list[str]) -> list[dict[str, Any]]:
+        """Cards for paper ids, in the order given (unknown ids are left out)."""
+        if not ids:
+            return []
+        rows: dict[str, dict[str, Any]] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            for r in self.db.execute(f"SELECT {_CARD_COLS} FROM papers WHERE id IN ({marks})", chunk):  # noqa: S608
+                rows[r["id"]] = dict(r)
+        out = [rows[i] for i in ids if i in rows]
+        self._attach_authors(out)
+        return out
+
+    def _attach_authors(self, cards: list[dict[str, Any]]) -> None:
+        by_id = {c["id"]: c for c in cards}
+        for c in cards:
+            c["authors"] = []
+        ids = list(by_id)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            for pid, name, key in self.db.execute(
+                    f"SELECT paper_id, name, author_key FROM paper_authors WHERE paper_id IN ({marks})"  # noqa: S608
+                    " ORDER BY paper_id, position", chunk):
+                by_id[pid]["authors"].append({"name": name, "key": key})
+
+    # --- venues -----------------------------------------------------------------------------
+    def venue_year_counts(self, venue: str) -> list[dict[str, Any]]:
+        """One row per year of a venue: total, accepted, and counts per status (None = unknown)."""
+        years: dict[int, dict[str, Any]] = {}
+        for year, status, accepted, n in self.db.execute(
+                "SELECT year, status, accepted, count(*) FROM papers WHERE venue=? GROUP BY year, status"
+                " ORDER BY year", (venue,)):
+            row = years.setdefault(year, {"year": year, "total": 0, "accepted": 0, "statuses": {}})
+            row["total"] += n
+            row["accepted"] += n if accepted else 0
+            row["statuses"][status] = n
+        return list(years.values())
+
+    def list_facets(self, venue: str, year: int) -> dict[str, dict[str | None, int]]:
+        """Status and track counts of a conference-year (unfiltered), for its filter links."""
+        q = self.db.execute
+        return {
+            "status": {r[0]: r[1] for r in q(
+                f"SELECT status, count(*) FROM papers WHERE venue=? AND year=? GROUP BY status"
+                f" ORDER BY min({_STATUS_ORDER})", (venue, year))},
+            "track": {r[0]: r[1] for r in q(
+                "SELECT track, count(*) FROM papers WHERE venue=? AND year=? GROUP BY track ORDER BY 2 DESC",
+                (venue, year))},
+        }
+
+    def list_papers(self, venue: str, year: int, flt: ListFilter, offset: int = 0,
+                    limit: int | None = 100) -> tuple[int, list[dict[str, Any]]]:
+        """(matching count, cards) of one conference-year, best status first, then by title."""
+        where = ["venue=?", "year=?"]
+        args: list[Any] = [venue, year]
+        if flt.statuses:
+            known = [s for s in flt.statuses if s != "unknown"]
+            parts = []
+            if known:
+                parts.append(f"status IN ({','.join('?' * len(known))})")
+                args.extend(known)
+            if len(known) < len(flt.statuses):
+                parts.append("status IS NULL")
+            where.append("(" + " OR ".join(parts) + ")")
+        if flt.track:
+            where.append("track=?")
+            args.append(flt.track)
+        for w in flt.words:
+            where.append("(coalesce(title_plain, title) LIKE ? ESCAPE '\\' OR coalesce(abstract_plain, abstract) LIKE ?"
+                         " ESCAPE '\\' OR EXISTS"
+                         " (SELECT 1 FROM paper_authors a WHERE a.paper_id = papers.id AND a.name LIKE ? ESCAPE '\\'))")
+            args.extend([_like(w)] * 3)
+        cond = " AND ".join(where)
+        total = self.db.execute(f"SELECT count(*) FROM papers WHERE {cond}", args).fetchone()[0]  # noqa: S608
+        page = "" if limit is None else f" LIMIT {int(limit)} OFFSET {int(offset)}"
+        rows = [dict(r) for r in self.db.execute(
+            f"SELECT {_CARD_COLS} FROM papers WHERE {cond}"  # noqa: S608
+            f" ORDER BY {_STATUS_ORDER}, coalesce(title_plain, title) COLLATE NOCASE, id{page}", args)]
+        self._attach_authors(rows)
+        return total, rows
+
+    # --- authors ----------------------------------------------------------------------------
+    def author(self, key: str) -> dict[str, Any] | None:
+        """An author's name and paper count, or None."""
+        row = self.db.execute("SELECT key, name, papers FROM authors WHERE key=?", (key,)).fetchone()
+        return dict(row) if row else None
+
+    def author_cards(self, key: str, limit: int = 2000) -> list[dict[str, Any]]:
+        """An author's papers as cards, newest year first."""
+        rows = [dict(r) for r in self.db.execute(
+            f"SELECT {_CARD_COLS} FROM papers WHERE id IN (SELECT paper_id FROM paper_authors WHERE author_key=?)"
+            " ORDER BY year DESC, venue, coalesce(title_plain, title) COLLATE NOCASE LIMIT ?", (key, limit))]
+        self._attach_authors(rows)
+        return rows
+
+    def coauthors(self, key: str, limit: int = 24) -> list[dict[str, Any]]:
+        """The author's most frequent co-authors: key, name, shared papers."""
+        return [dict(r) for r in self.db.execute(
+            "SELECT b.author_key AS key, a.name AS name, count(DISTINCT b.paper_id) AS papers"
+            " FROM paper_authors p JOIN paper_authors b ON b.paper_id = p.paper_id AND b.author_key != p.author_key"
+            " JOIN authors a ON a.key = b.author_key"
+            " WHERE p.author_key=? GROUP BY b.author_key ORDER BY papers DESC, a.name LIMIT ?", (key, limit))]
+
+    def same_author_ids(self, paper_id: str, limit: int = 10) -> list[str]:
+        """Other papers by this paper's authors: most shared authors first, then newest."""
+        return [r[0] for r in self.db.execute(
+            "SELECT o.paper_id FROM paper_authors s JOIN paper_authors o"
+            " ON o.author_key = s.author_key AND o.paper_id != s.paper_id"
+            " JOIN papers p ON p.id = o.paper_id"
+            " WHERE s.paper_id=? GROUP BY o.paper_id ORDER BY count(*) DESC, p.year DESC, p.id LIMIT ?",
+            (paper_id, limit))]
+
+    def author_names(self, keys: list[str]) -> dict[str, str]:
+        """Display names for author keys (the most common written form)."""
+        if not keys:
+            return {}
+        marks = ",".join("?" * len(keys))
+        return dict(self.db.execute(f"SELECT key, name FROM authors WHERE key IN ({marks})", keys).fetchall())  # noqa: S608
+
+    def data_stamp(self) -> str:
+        """Changes whenever the store's content changes (for caches and ETags)."""
+        parts = []
+        for suffix in ("", "-wal"):
+            p = self.path.with_name(self.path.name + suffix)
+            try:
+                st = p.stat()
+                parts.append(f"{st.st_mtime_ns:x}.{st.st_size:x}")
+            except OSError:
+                parts.append("-")
+        return "/".join(parts)
+
+    def last_ingest(self) -> str | None:
+        """When a source file was last ingested (ISO 8601, UTC), or None."""
+        row = self.db.execute("SELECT max(ingested_at) FROM files").fetchone()
+        return row[0] if row else None

@@ -1,0 +1,91 @@
+"""Languages of the site: Chinese at ``/``, English under ``/en/``.
+
+UI strings live in gettext catalogs beside this file (``<lang>/LC_MESSAGES/messages.po``). The
+.po files are the source of truth and are compiled in memory when the app starts, so a fresh clone
+needs no build step. ``python -m paperlist.web.i18n`` re-extracts the strings from the templates
+and Python code and merges them into the catalogs (see catalog.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import cache, lru_cache
+from io import BytesIO
+from pathlib import Path
+
+from babel import Locale
+from babel.dates import format_date
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_compact_decimal, format_decimal
+from babel.support import Translations
+
+LANGS = ("zh", "en")
+DEFAULT_LANG = "zh"
+CATALOG_DIR = Path(__file__).parent
+# The BCP 47 tag for <html lang> and the Babel locale for numbers and dates.
+HTML_LANG = {"zh": "zh-CN", "en": "en"}
+_BABEL_LOCALE = {"zh": "zh_Hans_CN", "en": "en"}
+
+
+def N_(message: str) -> str:
+    """Marks a string for extraction; it is translated where it is shown."""
+    return message
+
+
+def po_path(lang: str) -> Path:
+    return CATALOG_DIR / lang / "LC_MESSAGES" / "messages.po"
+
+
+@cache
+def translations(lang: str) -> Translations:
+    """The compiled catalog of a language (compiled from its .po in memory, once)."""
+    with po_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=_BABEL_LOCALE[lang])
+    buf = BytesIO()
+    write_mo(buf, catalog)
+    buf.seek(0)
+    return Translations(buf, domain="messages")
+
+
+def prefix(lang: str) -> str:
+    """The URL prefix of a language: "" for Chinese, "/en" for English."""
+    return "" if lang == DEFAULT_LANG else f"/{lang}"
+
+
+def split_lang(path: str) -> tuple[str, str]:
+    """("en", "/papers/x") for "/en/papers/x"; (DEFAULT_LANG, path) for paths without a prefix."""
+    for lang in LANGS:
+        if lang != DEFAULT_LANG and (path == f"/{lang}" or path.startswith(f"/{lang}/")):
+            return lang, path[len(lang) + 1:] or "/"
+    return DEFAULT_LANG, path
+
+
+@cache
+def locale(lang: str) -> Locale:
+    return Locale.parse(_BABEL_LOCALE[lang])
+
+
+@lru_cache(maxsize=8192)
+def number(n: float | None, lang: str) -> str:
+    """167843 -> "167,843" per the language's conventions (cached: pages format many counts)."""
+    return "" if n is None else format_decimal(n, locale=locale(lang))
+
+
+def compact(n: int | None, lang: str) -> str:
+    """167843 -> "17万" / "168K"."""
+    return "" if n is None else format_compact_decimal(n, locale=locale(lang), fraction_digits=0)
+
+
+def date(value: str | dt.date | None, lang: str) -> str:
+    """An ISO date or timestamp as a long date: "2026年11月30日" / "November 30, 2026"."""
+    if not value:
+        return ""
+    if isinstance(value, str):
+        try:
+            day = dt.datetime.fromisoformat(value).date()
+        except ValueError:
+            return value
+    else:
+        day = value
+    return str(format_date(day, "long", locale=locale(lang)))

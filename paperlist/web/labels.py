@@ -1,0 +1,70 @@
+"""Names the pages show for the model's codes (statuses, link kinds, venue kinds, sorts), marked
+for translation; templates translate them with ``_(label)``."""
+
+from __future__ import annotations
+
+from .i18n import N_
+
+STATUS = {
+    "oral": N_("Oral"),
+    "spotlight": N_("Spotlight"),
+    "highlight": N_("Highlight"),
+    "poster": N_("Poster"),
+    "accepted": N_("Accepted"),
+    "rejected": N_("Rejected"),
+    "withdrawn": N_("Withdrawn"),
+    "desk-rejected": N_("Desk rejected"),
+    "unknown": N_("Status unknown"),
+}
+
+LINK = {
+    "pdf": N_("PDF"),
+    "site": N_("Paper page"),
+    "openreview": N_("OpenReview"),
+    "oa": N_("Open access"),
+    "proceedings": N_("Proceedings"),
+    "arxiv": N_("arXiv"),
+    "doi": N_("DOI"),
+    "code": N_("Code"),
+    "project": N_("Project page"),
+    "supplementary": N_("Supplementary"),
+    "video": N_("Video"),
+    "slides": N_("Slides"),
+    "poster": N_("Poster"),
+    "reviews": N_("Reviews"),
+}
+
+KIND = {
+    "conference": N_("Conferences"),
+    "journal": N_("Journals"),
+    "workshop": N_("Workshops"),
+}
+
+SORT = {
+    "relevance": N_("Relevance"),
+    "newest": N_("Newest"),
+    "oldest": N_("Oldest"),
+    "title": N_("Title"),
+    "citations": N_("Citations"),
+}
+
+FACET = {
+    "venue": N_("Venue"),
+    "year": N_("Year"),
+    "status": N_("Status"),
+    "topic": N_("Topic"),
+    "track": N_("Track"),
+}
+
+
+def status_key(status: str | None) -> str:
+    """The label key of a status (None -> "unknown")."""
+    return status if status in STATUS else "unknown"
+
+# The stacked series of a venue's chart (charts.SERIES names).
+SERIES = {
+    "oral": N_("Oral"),
+    "spotlight": N_("Spotlight / highlight"),
+    "accepted": N_("Other accepted"),
+    "rejected": N_("Rejected / withdrawn"),
+}

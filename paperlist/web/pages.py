@@ -1,0 +1,205 @@
+"""Routes: each parses the request, calls one builder (views/), and renders its dict as the page or
+its JSON twin. Errors and redirects raised by builders become friendly pages in the request's
+language. Handlers are ``async`` and call the store directly: every query is a few milliseconds,
+and one SQLite connection per worker beats a thread hop per request."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from . import i18n
+from .app import open_searcher
+from .i18n import N_
+from .render import STATIC_FILES, cached_response, render, static_version
+from .views.base import BadRequest, Ctx, PageError, Redirect, card
+from .views.papers import Ambiguous, build_author, build_bibtex, build_paper
+from .views.search import build_search
+from .views.venues import build_conferences, build_home, build_venue, build_venue_year
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class TooManyRequests(PageError):
+    status = 429
+
+
+def ctx(request: Request) -> Ctx:
+    st = request.app.state
+    return Ctx(store=st.store, lang=request.state.lang, cache=st.cache, searcher=searcher(request))
+
+
+def searcher(request: Request) -> Any | None:
+    """The search engine; when there was no index at start, look again (at most every 10 s), so an
+    index built while the site runs is picked up without a restart."""
+    st = request.app.state
+    if st.searcher is None and st.settings.open_searcher and st.settings.searcher is None:
+        now = time.monotonic()
+        if now - st.searcher_tried > 10:
+            st.searcher_tried = now
+            st.searcher = open_searcher(Path(st.settings.home))
+    return st.searcher
+
+
+def _max_age(request: Request) -> int:
+    return int(request.app.state.settings.cache_seconds)
+
+
+def page(template: str, build: Callable[[Request], dict[str, Any]]) -> Handler:
+    """A route handler: build the dict, render it; builder errors become error pages."""
+    async def handler(request: Request) -> Response:
+        try:
+            data = build(request)
+        except Redirect as r:
+            return redirect(request, r)
+        except PageError as e:
+            return error_page(request, e)
+        return render(request, template, data, max_age=_max_age(request))
+    return handler
+
+
+def redirect(request: Request, r: Redirect) -> Response:
+    """The redirect, in the request's language, keeping its query (filters survive an alias)."""
+    location = i18n.prefix(request.state.lang) + r.location
+    if "?" not in location and request.url.query:
+        location += "?" + request.url.query
+    return RedirectResponse(location, status_code=301 if r.permanent else 302)
+
+
+def error_page(request: Request, e: PageError) -> Response:
+    data = {"page": "error", "status": e.status, "message": e.message, "detail": e.detail,
+            "ids": getattr(e, "ids", [])}
+    if isinstance(e, Ambiguous):
+        data["papers"] = [card(c) for c in request.app.state.store.cards(e.ids[:50])]
+    return render(request, "error.html", data, status=e.status)
+
+
+def _rate_limited(request: Request) -> bool:
+    """A small per-client token bucket for /search (off unless configured)."""
+    limit = request.app.state.settings.search_per_minute
+    if not limit:
+        return False
+    key = request.client.host if request.client else "-"
+    now = time.monotonic()
+    tokens, last = request.app.state.rate.get(key, (float(limit), now))
+    tokens = min(float(limit), tokens + (now - last) * limit / 60.0)
+    if tokens < 1.0:
+        request.app.state.rate[key] = (tokens, now)
+        return True
+    request.app.state.rate[key] = (tokens - 1.0, now)
+    return False
+
+
+# --- handlers -------------------------------------------------------------------------------
+def _search(request: Request) -> dict[str, Any]:
+    if _rate_limited(request):
+        raise TooManyRequests(N_("Too many searches from your address; please wait a minute."))
+    data = build_search(ctx(request), request.query_params)
+    data["preview"] = request.query_params.get("preview") == "1"
+    return data
+
+
+_search_page = page("search.html", _search)
+_search_fragment = page("search_results.html", _search)
+
+
+async def search(request: Request) -> Response:
+    """The search page, or with ``fragment=1`` only its results (what search-as-you-type swaps in)."""
+    if request.query_params.get("fragment") == "1":
+        return await _search_fragment(request)
+    return await _search_page(request)
+
+
+async def paper_or_bib(request: Request) -> Response:
+    ref = request.path_params["ref"]
+    if ref.endswith(".bib"):
+        try:
+            text = build_bibtex(ctx(request), ref[:-4])
+        except Redirect as r:
+            return RedirectResponse(i18n.prefix(request.state.lang) + r.location + ".bib", status_code=301)
+        except PageError as e:
+            return error_page(request, e)
+        resp = cached_response(request, text.encode(), "application/x-bibtex; charset=utf-8", max_age=_max_age(request))
+        resp.headers["content-disposition"] = f'inline; filename="{ref}"'
+        return resp
+    if ref.endswith(".json"):
+        return RedirectResponse(i18n.prefix(request.state.lang) + f"/papers/{ref[:-5]}?format=json", 301)
+    return await page("paper.html", lambda r: build_paper(ctx(r), ref))(request)
+
+
+async def healthz(request: Request) -> Response:
+    st = request.app.state
+    try:
+        st.store.db.execute("SELECT 1 FROM papers LIMIT 1").fetchone()
+    except Exception as e:  # noqa: BLE001 - a health check reports, it does not raise
+        return PlainTextResponse(f"store error: {e}", status_code=503, headers={"cache-control": "no-store"})
+    body = f"ok\nsearch: {'ready' if st.searcher is not None else 'no index'}\n"
+    return PlainTextResponse(body, headers={"cache-control": "no-store"})
+
+
+_STATIC_TYPES = {"css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml"}
+
+
+async def static(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in STATIC_FILES:
+        raise HTTPException(404)
+    data = resources.files("paperlist.web").joinpath("static", name).read_bytes()
+    versioned = request.query_params.get("v") == static_version(name)
+    resp = cached_response(request, data, _STATIC_TYPES[name.rsplit(".", 1)[1]],
+                           max_age=31_536_000 if versioned else 3600)
+    if versioned:
+        resp.headers["cache-control"] += ", immutable"
+    return resp
+
+
+async def favicon(request: Request) -> Response:
+    return RedirectResponse("/static/favicon.svg", status_code=301)
+
+
+async def robots(request: Request) -> Response:
+    return PlainTextResponse("User-agent: *\nDisallow: /search\nAllow: /\n")
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/", page("home.html", lambda r: build_home(ctx(r)))),
+        Route("/search", search),
+        Route("/conferences", page("conferences.html", lambda r: build_conferences(ctx(r)))),
+        Route("/conferences/{venue}", page("venue.html", lambda r: build_venue(ctx(r), r.path_params["venue"]))),
+        Route("/conferences/{venue}/{year}", page("venue_year.html", lambda r: build_venue_year(
+            ctx(r), r.path_params["venue"], r.path_params["year"], r.query_params))),
+        Route("/papers/{ref:path}", paper_or_bib),
+        Route("/authors/{key:path}", page("author.html", lambda r: build_author(ctx(r), r.path_params["key"]))),
+        Route("/healthz", healthz),
+        Route("/static/{name}", static),
+        Route("/favicon.ico", favicon),
+        Route("/robots.txt", robots),
+    ]
+
+
+# --- errors outside the builders (no route, wrong method, crashes) --------------------------
+async def _http_error(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 500)
+    if not hasattr(request.state, "lang"):
+        request.state.lang, request.state.route_path = i18n.split_lang(request.url.path)
+    if status == 404:
+        e: PageError = PageError(N_("There is no page at this address."), request.state.route_path[:120])
+    elif status == 400:
+        e = BadRequest(N_("A parameter has a value this page does not understand."))
+    else:
+        e = PageError(N_("Something went wrong on our side. Please try again."))
+    e.status = status
+    return error_page(request, e)
+
+
+def error_handlers() -> dict[Any, Callable[..., Any]]:
+    return {HTTPException: _http_error, 500: _http_error}

@@ -1,0 +1,122 @@
+"""Turning a builder's dict into a response: the HTML page (Jinja2, autoescaped, one environment per
+language with its gettext catalog) or its JSON twin, with ETag / Cache-Control and 304s."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+from urllib.parse import urlencode
+
+import orjson
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup, escape
+from starlette.requests import Request
+from starlette.responses import Response
+
+from . import i18n, labels
+
+STATIC_FILES = ("site.css", "site.js", "favicon.svg")
+
+
+@cache
+def static_version(name: str) -> str:
+    """A short content hash, so static URLs can be cached forever and still change on deploy."""
+    data = resources.files("paperlist.web").joinpath("static", name).read_bytes()
+    return hashlib.blake2b(data, digest_size=5).hexdigest()
+
+
+def static_url(name: str) -> str:
+    return f"/static/{name}?v={static_version(name)}"
+
+
+def _lang_href(path_qs: str, lang: str) -> str:
+    return i18n.prefix(lang) + path_qs if path_qs != "/" or lang == i18n.DEFAULT_LANG else i18n.prefix(lang) + "/"
+
+
+@cache
+def environment(lang: str) -> Environment:
+    """The Jinja2 environment of one language (autoescape on for every template)."""
+    env = Environment(loader=PackageLoader("paperlist.web", "templates"), autoescape=select_autoescape(default=True),
+                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    pre = i18n.prefix(lang)
+    env.globals.update(
+        lang=lang, html_lang=i18n.HTML_LANG[lang], static=static_url,
+        u=lambda path: pre + path if path != "/" else (pre + "/" if pre else "/"),
+        num=lambda n: i18n.number(n, lang), compact=lambda n: i18n.compact(n, lang),
+        date=lambda v: i18n.date(v, lang),
+    )
+    env.globals.update(status_labels=labels.STATUS, status_series=labels.SERIES)
+    more = i18n.translations(lang).gettext("and %(n)s more")
+
+    def author_links(authors: list[dict[str, str]], limit: int = 14) -> Markup:
+        """Linked author names (the hottest loop of list pages: plain Python, not a macro)."""
+        parts = [f'<a href="{escape(pre + a["href"])}">{escape(a["name"])}</a>' for a in authors[:limit]]
+        html = ", ".join(parts)
+        if len(authors) > limit:
+            html += ', <span class="more">' + str(escape(more % {"n": len(authors) - limit})) + "</span>"
+        return Markup(html)
+
+    env.globals["author_links"] = author_links
+    env.filters["num"] = lambda n: i18n.number(n, lang)
+    # Translating a value (a label code from labels.py) as plain text: unlike _() in newstyle
+    # gettext, the result is not marked safe, so even an unexpected value stays escaped.
+    env.filters["tr"] = lambda s: str(i18n.translations(lang).gettext(str(s)))
+    return env
+
+
+def _with_format(path: str, query: Mapping[str, Any] | list[tuple[str, str]], fmt: str) -> str:
+    items = [(k, v) for k, v in (query.items() if isinstance(query, Mapping) else query) if k != "format"]
+    return path + "?" + urlencode(items + [("format", fmt)])
+
+
+def page_context(request: Request) -> dict[str, Any]:
+    """What base.html needs about the request: the language switch keeps path and query."""
+    lang = request.state.lang
+    path = request.state.route_path
+    items = list(request.query_params.multi_items())
+    qs = ("?" + urlencode(items)) if items else ""
+    other = [{"lang": lg, "href": _lang_href(path + qs, lg), "active": lg == lang} for lg in i18n.LANGS]
+    # The canonical address drops parameters that only change the view of one resource.
+    canonical = i18n.prefix(lang) + path if path.startswith(("/papers/", "/authors/")) or path.count("/") == 2 \
+        and path.startswith("/conferences/") else None
+    return {"path": path, "path_qs": path + qs, "languages": other, "canonical": canonical,
+            "alternates": [{"hreflang": i18n.HTML_LANG[lg], "href": _lang_href(path + qs, lg)} for lg in i18n.LANGS],
+            "json_href": i18n.prefix(lang) + _with_format(path, items, "json")}
+
+
+def cached_response(request: Request, body: bytes, media_type: str, status: int = 200,
+                    max_age: int = 300) -> Response:
+    """A response with a content ETag; 304 when the client already has it."""
+    etag = '"' + hashlib.blake2b(body, digest_size=10).hexdigest() + '"'
+    headers = {"etag": etag, "cache-control": f"public, max-age={max_age}" if status == 200 else "no-store",
+               "vary": "Accept-Encoding"}
+    if status == 200 and etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(body, status_code=status, media_type=media_type, headers=headers)
+
+
+def render_html(request: Request, template: str, data: dict[str, Any], status: int = 200,
+                max_age: int = 300) -> Response:
+    env = environment(request.state.lang)
+    html = env.get_template(template).render(data=data, **page_context(request))
+    return cached_response(request, html.encode(), "text/html; charset=utf-8", status, max_age)
+
+
+def render_json(request: Request, data: Any, status: int = 200, max_age: int = 300) -> Response:
+    body = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    return cached_response(request, body, "application/json", status, max_age)
+
+
+def wants_json(request: Request) -> bool:
+    return request.query_params.get("format") == "json"
+
+
+def render(request: Request, template: str, data: dict[str, Any], status: int = 200, max_age: int = 300) -> Response:
+    """The page or, with ``?format=json``, its JSON twin — both from the same dict."""
+    if wants_json(request):
+        return render_json(request, data, status, max_age)
+    return render_html(request, template, data, status, max_age)

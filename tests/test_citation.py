@@ -1,0 +1,80 @@
+"""BibTeX for every paper: the source's own when it parses, else generated — and what we generate
+round-trips through bibtexparser with its fields intact."""
+
+from __future__ import annotations
+
+import bibtexparser
+import pytest
+
+from paperlist.citation import bibtex, citation_key, escape_latex, generate_bibtex
+from paperlist.models import Author, Paper
+
+
+def paper(**kw: object) -> Paper:
+    base: dict[str, object] = dict(id="neurips2024-x", venue="neurips", year=2024,
+                                   title="Attention Is All You Need", title_plain="Attention Is All You Need",
+                                   authors=[Author("Ashish Vaswani", "ashish-vaswani"), Author("Noam Shazeer", "noam-shazeer")])
+    base.update(kw)
+    return Paper(**base)  # type: ignore[arg-type]
+
+
+def parse(text: str) -> dict[str, str]:
+    lib = bibtexparser.parse_string(text)
+    assert not lib.failed_blocks and len(lib.entries) == 1, text
+    e = lib.entries[0]
+    return {"_type": e.entry_type, "_key": e.key, **{k: f.value for k, f in e.fields_dict.items()}}
+
+
+def test_generated_conference_entry() -> None:
+    f = parse(generate_bibtex(paper(links=[("pdf", "https://x.org/a.pdf"), ("site", "https://x.org/a")],
+                                    ids={"arxiv": "1706.03762"})))
+    assert f["_type"] == "inproceedings" and f["_key"] == "vaswani2024attention"
+    assert f["author"] == "Ashish Vaswani and Noam Shazeer"
+    assert f["title"] == "Attention Is All You Need"
+    assert "NeurIPS 2024" in f["booktitle"] and f["year"] == "2024"
+    assert f["eprint"] == "1706.03762" and f["url"] == "https://x.org/a"
+
+
+def test_generated_journal_entry_and_escaping() -> None:
+    f = parse(generate_bibtex(paper(venue="tmlr", title="Sparse & Dense: 100% #1 of_all",
+                                    title_plain="Sparse & Dense: 100% #1 of_all", ids={"doi": "10.1/x_y"})))
+    assert f["_type"] == "article" and "Transactions on Machine Learning Research" in f["journal"]
+    assert f["title"] == r"Sparse \& Dense: 100\% \#1 of\_all"
+    assert f["doi"] == "10.1/x_y"
+
+
+def test_math_titles_keep_latex_and_acronyms_keep_case() -> None:
+    f = parse(generate_bibtex(paper(title=r"$\ell_1$-Regression with BERT and GPT-4",
+                                    title_plain="ℓ1-Regression with BERT and GPT-4")))
+    assert f["title"] == r"$\ell_1$-Regression with {BERT} and {GPT-4}"
+
+
+def test_biblio_fields_are_used() -> None:
+    f = parse(generate_bibtex(paper(venue="acl", biblio={
+        "bibkey": "vaswani-etal-2024-attention", "pages": "1–10", "publisher": "ACL", "address": "Vienna",
+        "booktitle": "Proceedings of ACL", "editor": "A. B, C. D"})))
+    assert f["_key"] == "vaswani-etal-2024-attention" and f["pages"] == "1--10"
+    assert f["booktitle"] == "Proceedings of ACL" and f["editor"] == "A. B and C. D"
+
+
+@pytest.mark.parametrize("src,used", [
+    ("@inproceedings{k, title={T}, year={2024}}", True),
+    ("@inproceedings{k, title={T", False),
+    ("not bibtex at all", False),
+])
+def test_source_bibtex_used_only_when_it_parses(src: str, used: bool) -> None:
+    out = bibtex(paper(bibtex=src))
+    assert (out == src) is used
+    parse(out)
+
+
+def test_keys_and_escapes() -> None:
+    assert citation_key(paper(authors=[Author("Zhou, Zhi-Hua", "zhihua-zhou")])) == "zhou2024attention"
+    assert citation_key(paper(authors=[], title_plain="On the")) == "2024paper"
+    assert escape_latex("a{b}c~d^e") == r"abc\textasciitilde{}d\textasciicircum{}e"
+
+
+def test_unicode_authors_round_trip() -> None:
+    f = parse(generate_bibtex(paper(authors=[Author("Léonard Torossian", "leonard-torossian"),
+                                             Author("王小明", "wang")])))
+    assert f["author"] == "Léonard Torossian and 王小明"

@@ -1,0 +1,205 @@
+"""End to end in Debian's Chromium (via the python playwright package; never a downloaded browser):
+search as you type, facets, a paper, copying its BibTeX, switching language, keyboard shortcuts, and
+a paper full of XSS payloads that must not run. Screenshots go to test-artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paperlist.store import Store
+from tests.webdata import paper_id
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium "
+                       "(apt-get install chromium); browser tests need it and never download a browser"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(web_home: Path, web_store: Store) -> Iterator[str]:
+    """The fixture site under a real uvicorn on 127.0.0.1 (a thread of this process)."""
+    import uvicorn
+
+    from paperlist.web.app import Settings, create_app
+
+    app = create_app(Settings(home=web_home, store=Store(web_home / "paperlist.db", readonly=True)))
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    t.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM),
+                              args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield b
+        b.close()
+
+
+class Watch:
+    """Collects what would show that injected code ran: dialogs, page errors, console errors."""
+
+    def __init__(self, page: Any) -> None:
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+        page.on("dialog", self._dialog)
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+
+    def _dialog(self, d: Any) -> None:
+        self.dialogs.append(d.message)
+        d.dismiss()
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    ctx = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900})
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    pg = ctx.new_page()
+    pg.watch = Watch(pg)
+    yield pg
+    ctx.close()
+
+
+def shot(page: Any, name: str, full: bool = True) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
+
+
+def test_search_facet_paper_copy_language(page: Any, web_store: Store) -> None:
+    page.goto("/en/")
+    box = page.locator(".hero-search [data-search-input]")
+    box.click()
+    box.type("transformers", delay=20)
+    page.locator("#live-results .card").first.wait_for(timeout=10_000)     # search as you type
+    assert page.locator("#live-results .card").count() >= 1
+    box.press("Enter")
+    page.wait_for_url("**/en/search?q=transformers")
+    assert page.locator(".hits .card").count() >= 1
+    year = page.locator(".facet-year .facet-link").first
+    year_value = year.locator(".facet-label").inner_text()
+    year.click()
+    page.wait_for_url(f"**year={year_value}**")
+    assert page.locator(".active-filters .chip").count() == 1
+    first = page.locator(".hits .card .card-title a").first
+    title = first.inner_text()
+    first.click()
+    page.wait_for_url("**/en/papers/**")
+    assert page.locator("h1.paper-title").inner_text() == title
+    bibtex = page.locator("#bibtex").inner_text()
+    copy = page.locator("button.copy")
+    assert copy.is_visible()
+    copy.click()
+    page.wait_for_function("document.querySelector('button.copy').classList.contains('done')")
+    assert page.evaluate("navigator.clipboard.readText()") == bibtex
+    assert copy.inner_text() == "Copied"
+    english = page.url
+    page.locator("a.lang-switch").click()
+    page.wait_for_url(lambda url: url == english.replace("/en/", "/", 1))     # same page, Chinese
+    assert page.locator("html").get_attribute("lang") == "zh-CN"
+    assert page.locator("button.copy").inner_text() == "复制 BibTeX"
+    assert not page.watch.dialogs and not page.watch.errors, page.watch.errors
+
+
+def test_search_as_you_type_updates_the_url(page: Any) -> None:
+    page.goto("/en/search?q=graphs")
+    box = page.locator(".page-search [data-search-input]")
+    box.fill("")
+    box.type("bandits", delay=20)
+    page.wait_for_url("**q=bandits**", timeout=10_000)
+    page.locator(".hits .card-title a", has_text="Bandits").wait_for()
+    assert not page.watch.errors, page.watch.errors
+
+
+def test_keyboard_shortcuts(page: Any) -> None:
+    page.goto("/en/conferences/neurips/2026")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.hasAttribute('data-search-input')")
+    page.keyboard.press("Escape")
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    assert page.locator(".card.nav-current").count() == 1
+    focused = page.evaluate("document.activeElement.textContent")
+    assert focused == page.locator(".card").nth(1).locator(".card-title a").inner_text()
+    page.keyboard.press("l")
+    page.wait_for_url(lambda url: url.endswith("/conferences/neurips/2026") and "/en/" not in url)
+    assert page.locator("html").get_attribute("lang") == "zh-CN"
+
+
+def test_works_without_javascript(browser: Any, server: str) -> None:
+    ctx = browser.new_context(base_url=server, java_script_enabled=False)
+    pg = ctx.new_page()
+    pg.goto("/en/")
+    pg.fill(".hero-search [data-search-input]", "bandits")
+    pg.click(".hero-search button")
+    pg.wait_for_url("**/en/search?q=bandits")
+    assert pg.locator(".hits .card").count() >= 1
+    pg.locator(".hits .card-title a").first.click()
+    pg.wait_for_url("**/en/papers/**")
+    assert pg.locator("#bibtex").inner_text().startswith("@")
+    assert not pg.locator("button.copy").is_visible()          # needs JS: hidden without it
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["", "/en"])
+def test_xss_payloads_never_run(page: Any, web_store: Store, lang: str) -> None:
+    pid = paper_id(web_store, "xss")
+    for path in [f"/papers/{pid}", "/conferences/neurips/2024", "/authors/alan-turing", "/search?q=attack"]:
+        page.goto(lang + path)
+        page.wait_for_load_state("load")
+        page.mouse.move(200, 300)
+        page.mouse.move(400, 200)
+    page.goto(f"{lang}/papers/{pid}")
+    assert "<script>" in page.locator("h1.paper-title").inner_text()      # shown as text
+    assert page.evaluate("document.querySelectorAll('img, iframe, object, embed').length") == 0
+    shot(page, f"xss-paper{lang.replace('/', '-') or '-zh'}", full=False)
+    assert not page.watch.dialogs, page.watch.dialogs
+    assert not page.watch.errors, page.watch.errors
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_screenshots(browser: Any, server: str, web_store: Store, lang: str) -> None:
+    """Home, search and paper pages, desktop and phone, for a person to look at."""
+    prefix = "" if lang == "zh" else "/en"
+    pid = paper_id(web_store, "spec")
+    for device, viewport in (("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})):
+        ctx = browser.new_context(base_url=server, viewport=viewport, device_scale_factor=1,
+                                  locale="zh-CN" if lang == "zh" else "en-US")
+        pg = ctx.new_page()
+        watch = Watch(pg)
+        for name, path in (("home", "/"), ("search", "/search?q=model"), ("paper", f"/papers/{pid}"),
+                           ("venue", "/conferences/neurips"), ("list", "/conferences/neurips/2026")):
+            pg.goto(prefix + path)
+            pg.wait_for_load_state("load")
+            shot(pg, f"{name}-{lang}-{device}", full=device == "desktop")
+        assert not watch.errors, watch.errors
+        ctx.close()
+    assert (ARTIFACTS / f"home-{lang}-desktop.png").stat().st_size > 10_000

@@ -1,0 +1,124 @@
+"""Paper data is untrusted: hostile titles, authors, abstracts, links, BibTeX and LaTeX render as
+text, never as markup that runs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperlist.store import Store
+from paperlist.web.richtext import math_html, render_block, render_inline
+from tests.webdata import html_tags as audit
+from tests.webdata import paper_id
+
+# What rendered paper text may contain: our formatting tags and MathML, nothing else.
+TEXT_TAGS = {"p", "strong", "em", "code", "u", "sup", "sub", "span", "a", "s"}
+MATH_TAGS = {"math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup", "mfrac", "msqrt",
+             "mroot", "mstyle", "merror", "mpadded", "mphantom", "menclose", "munder", "mover", "munderover",
+             "mtable", "mtr", "mtd", "mlabeledtr", "mmultiscripts", "mprescripts", "none", "semantics"}
+SAFE_SCHEMES = ("http://", "https://")
+
+
+def assert_inert_fragment(html: str) -> None:
+    for tag, attrs in audit(html):
+        assert tag in TEXT_TAGS | MATH_TAGS, (tag, html)
+        for k, v in attrs.items():
+            assert not k.startswith("on") and k not in ("style", "src", "srcdoc", "xlink:href"), (k, html)
+            if k == "href":
+                assert v and v.startswith(SAFE_SCHEMES), (v, html)
+
+
+@pytest.mark.parametrize("tex", [
+    r"\href{javascript:alert(1)}{x}", r"<img src=x onerror=alert(1)>", r"\text{<script>alert(1)</script>}",
+    r"\style{color:red}{x}", r"\url{javascript:alert(1)}", r"\class{x}{y}", r"\unicode{60}script",
+    "x</math><script>alert(1)</script>", r"\mathrm{\&lt;script\&gt;}", "\\frac{a}{b", r"\begin{array}x",
+])
+def test_hostile_latex_becomes_inert(tex: str) -> None:
+    for display in (False, True):
+        out = math_html(tex, display)
+        assert_inert_fragment(out)
+        body = re.sub(r' title="[^"]*"', "", out).lower()     # the escaped source in title="" is inert
+        assert "<script" not in body and "javascript:" not in body
+
+
+def test_math_source_kept_as_title_escaped() -> None:
+    out = math_html("<b>x</b>")
+    assert "<b>" not in out and "&lt;b&gt;" in out
+
+
+@pytest.mark.parametrize("text", [
+    "<script>alert(1)</script>", "[x](javascript:alert(1))", "<a href='javascript:alert(1)'>x</a>",
+    "\\href{javascript:alert(1)}{x}", "\\url{data:text/html,<script>alert(1)</script>}",
+    "**<img src=x onerror=alert(1)>**", "\\textbf{\\emph{<svg onload=alert(1)>}}", "`<script>`",
+    "<https://ok.example/\"onmouseover=alert(1)>", "[x](https://ok.example/\" onmouseover=\"alert(1))",
+    "\\href{https://ok.example/\"onmouseover=alert(1)}{x}",
+])
+def test_hostile_text_becomes_inert(text: str) -> None:
+    for out in (render_inline(text), render_block(text)):
+        assert_inert_fragment(out)
+        assert "<script" not in out and "<img" not in out and "<svg" not in out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("<>\"'&$\\{}[]()*_`~:/= ajscriptonerorhfimgtx") + [
+    "javascript:", "<script>", "onerror=", "\\href", "\\url", "\\textbf", "\\text", "$$", "\\(", "\\)",
+    "https://", "**", "\n\n"]), max_size=40).map("".join))
+def test_any_text_renders_inert(text: str) -> None:
+    assert_inert_fragment(render_block(text))
+    assert_inert_fragment(render_inline(text))
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"])
+def test_xss_paper_page_is_inert(client: Any, web_store: Store, prefix: str) -> None:
+    pid = paper_id(web_store, "xss")
+    pages = [f"/papers/{pid}", "/conferences/neurips/2024", "/conferences/neurips/2024?q=Attack",
+             "/authors/alan-turing", "/search?q=attack", f"/papers/{paper_id(web_store, 'spec')}"]
+    for path in pages:
+        r = client.get(prefix + path)
+        assert r.status_code == 200, path
+        for tag, attrs in audit(r.text):
+            assert tag not in ("img", "iframe", "object", "embed", "style"), (path, tag, attrs)
+            if tag == "script":
+                assert (attrs.get("src") or "").startswith("/static/"), (path, attrs)
+            if tag == "svg":
+                assert "onload" not in attrs
+            for k, v in attrs.items():
+                assert not k.startswith("on"), (path, tag, k, v)
+                if k in ("href", "src", "action"):
+                    assert v and (v.startswith(("/", "#")) or v.startswith(SAFE_SCHEMES)), (path, tag, k, v)
+                    assert '"' not in v and " " not in v.strip(), (path, v)
+    page = client.get(f"{prefix}/papers/{pid}").text
+    assert "&lt;script&gt;alert(&#34;title&#34;)&lt;/script&gt;" in page   # shown, as text
+    assert 'alert("author")' not in page.replace("&lt;", "<") or "&lt;img" in page
+    assert "javascript:alert(&#39;pdf&#39;)" not in page and "javascript:alert('pdf')" not in page
+    assert "&lt;/pre&gt;&lt;script&gt;" in page or "</pre><script>" not in page
+
+
+def test_json_twin_is_json(client: Any, web_store: Store) -> None:
+    pid = paper_id(web_store, "xss")
+    r = client.get(f"/papers/{pid}?format=json")
+    assert r.headers["content-type"] == "application/json"
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.json()["title"].startswith("<script>")          # data stays data
+
+
+@pytest.mark.parametrize("path", [
+    "/papers/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "/authors/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+    "/conferences/%3Csvg%20onload%3Dalert(1)%3E", "/search?q=%22%3E%3Cscript%3Ealert(1)%3C/script%3E",
+    "/conferences/neurips/2024?q=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+    "/search?q=x&sort=%3Cscript%3E", "/no/%3Cscript%3Ealert(1)%3C/script%3E",
+    "/search?q=%3Cscript%3E&venue=%3Cimg%20src%3Dx%3E",
+])
+def test_reflected_input_is_escaped(client: Any, path: str) -> None:
+    for prefix in ("", "/en"):
+        r = client.get(prefix + path)
+        assert r.status_code in (200, 400, 404), path
+        for tag, attrs in audit(r.text):
+            assert tag not in ("img", "svg") or tag == "svg" and "onload" not in attrs, (path, tag)
+            if tag == "script":
+                assert (attrs.get("src") or "").startswith("/static/"), path
+            assert not any(k.startswith("on") for k in attrs), (path, tag, attrs)
