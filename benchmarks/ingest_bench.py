@@ -78,6 +78,7 @@ def main() -> None:
     ap.add_argument("paths", nargs="+")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--no-index", action="store_true", help="Do not build the search index after ingest.")
     args = ap.parse_args()
     exe = str(Path(sys.executable).with_name("paperlist"))
     times, peaks, again = [], [], []
@@ -85,7 +86,8 @@ def main() -> None:
     for _ in range(args.runs):
         with tempfile.TemporaryDirectory() as home:
             env = {**os.environ, "PAPERLIST_HOME": home}
-            cmd = [exe, "ingest", "-q", *args.paths] + (["--jobs", str(args.jobs)] if args.jobs else [])
+            cmd = [exe, "ingest", "-q", *args.paths] + (["--jobs", str(args.jobs)] if args.jobs else []) \
+                + (["--no-index"] if args.no_index else [])
             t, peak, _ = run(cmd, env)
             times.append(t)
             peaks.append(peak)
@@ -93,7 +95,8 @@ def main() -> None:
             again.append(t2)
             stats = json.loads(subprocess.run([exe, "stats", "--json"], env=env, capture_output=True,
                                               text=True, check=True).stdout)
-    print(f"ingest {' '.join(args.paths)}  ({args.runs} runs, {os.cpu_count()} CPUs)")
+    what = "ingest" + (" (no index)" if args.no_index else " + search index")
+    print(f"{what} {' '.join(args.paths)}  ({args.runs} runs, {os.cpu_count()} CPUs)")
     print(f"  papers {stats['papers']:,}  records {stats['records']:,}  venues {stats['venues']}"
           f"  with abstract {stats['with_abstract']:,}")
     print(f"  wall time   median {statistics.median(times):6.1f} s   max {max(times):6.1f} s")

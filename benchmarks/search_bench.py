@@ -48,7 +48,7 @@ TYPING = ["graph neural netw", "diffusion mod", "reinforcment learning", "atenti
 
 
 def titles(store: Store, n: int, seed: int) -> list[str]:
-    rows = [r[0] for r in store.db.execute("SELECT title_plain FROM papers ORDER BY id")]
+    rows = [r[1] for r in store.plain_titles()]
     return [t.lower() for t in random.Random(seed).sample(rows, n)]
 
 

@@ -99,13 +99,12 @@ def perturb(kind: str, title: str, authors: list[str], rng: random.Random) -> st
 
 def sample(store: Store, n: int, seed: int) -> list[tuple[str, str, list[str], str, int]]:
     """(id, plain title, authors, venue, year) of n papers whose titles have 4+ words."""
-    rows = store.db.execute("SELECT id, title_plain, venue, year FROM papers ORDER BY id").fetchall()
+    rows = store.plain_titles()
     rows = [r for r in rows if len(title_words(r[1])) >= 4]
     picked = random.Random(seed).sample(rows, n)
     out = []
     for pid, title, venue, year in picked:
-        authors = [r[0] for r in store.db.execute(
-            "SELECT name FROM paper_authors WHERE paper_id=? ORDER BY position", (pid,))]
+        authors = store.author_names(pid)
         out.append((pid, title, authors, venue, year))
     return out
 
@@ -140,7 +139,7 @@ def main() -> None:
     searcher = Searcher(home, weights=replace(DEFAULT_WEIGHTS, **overrides))
     items = sample(store, args.n, args.seed)
     key_count: dict[str, int] = defaultdict(int)
-    for (t,) in store.db.execute("SELECT title_plain FROM papers"):
+    for _, t, _, _ in store.plain_titles():
         key_count[title_key(t)] += 1
     first_surname = {pid: surname(a[0]).lower() if a else "" for pid, _, a, _, _ in items}
 

@@ -127,7 +127,7 @@ def main() -> None:
     app = create_app(Settings(home=Path(args.home)))
     store = app.state.store
     rng = random.Random(args.seed)
-    ids = [r[0] for r in store.db.execute("SELECT id FROM papers ORDER BY id")]
+    ids = store.paper_ids()
     n = args.requests
     routes: dict[str, list[str]] = {
         "/papers/{id}": [f"{'/en' if i % 2 else ''}/papers/{pid}" for i, pid in enumerate(rng.sample(ids, n))],

@@ -104,6 +104,18 @@ class ReadMixin(StoreBase):
             })
         return out
 
+    def plain_titles(self) -> list[tuple[str, str, str, int]]:
+        """(id, plain title, venue, year) of every paper, by id (for evaluations and samples)."""
+        return [tuple(r) for r in self.db.execute(  # type: ignore[misc]
+            "SELECT id, coalesce(title_plain, title), venue, year FROM papers ORDER BY id")]
+
+    def author_names(self, paper_id: str) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT name FROM paper_authors WHERE paper_id=? ORDER BY position", (paper_id,))]
+
+    def paper_ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM papers ORDER BY id")]
+
     def author_papers(self, key: str) -> list[str]:
         return [r[0] for r in self.db.execute(
             "SELECT pa.paper_id FROM paper_authors pa JOIN papers p ON p.id = pa.paper_id"
