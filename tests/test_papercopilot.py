@@ -110,7 +110,7 @@ def test_duplicates_and_untitled_records_are_skipped_with_their_index() -> None:
     recs, skipped = parse("siggraph/siggraph2025.json")
     assert len(recs) == 1
     assert recs[0].ids == {"doi": "10.1145/3658127"} and recs[0].keywords == ["Displays", "Optics"]
-    assert skipped == ["record 1: duplicate of record 0 (549a18ffaa)", "record 2: record has no title"]
+    assert skipped == ["record 1: repeats an earlier record (549a18ffaa)", "record 2: record has no title"]
 
 
 def test_repeated_author_list_and_last_first_names() -> None:

@@ -17,7 +17,7 @@ import urllib.request
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol
 from urllib.parse import unquote, urlsplit
 
 from ..models import Record
@@ -100,14 +100,60 @@ class Duplicates:
         return None
 
 
-def keep_better(records: list[Record], pos: int, rec: Record) -> bool:
-    """Of two listings of one paper keep the fuller one (more authors, then an abstract); True
-    when ``rec`` replaced the record at ``pos``."""
-    old = records[pos]
-    if (len(rec.authors), bool(rec.abstract)) > (len(old.authors), bool(old.abstract)):
-        records[pos] = rec
-        return True
-    return False
+def json_with_papers(src: SourceFile) -> dict[str, Any]:
+    """A JSON object holding a 'papers' list (mlanthology's and the OpenReview orals' layout)."""
+    import orjson
+
+    try:
+        data = orjson.loads(src.data)
+    except orjson.JSONDecodeError as e:
+        raise SourceError(f"not valid JSON: {str(e).splitlines()[0]}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("papers"), list):
+        raise SourceError("expected an object with a 'papers' list")
+    return data
+
+
+class Collector:
+    """Builds a file's Parsed, the same way for every reader: a record that cannot be built is
+    skipped with its message; a key seen before with the same title is the same row twice (skipped),
+    with another title it is made unique; a paper the file lists twice keeps its fuller listing."""
+
+    def __init__(self) -> None:
+        self.out = Parsed()
+        self._at: dict[str, int] = {}
+        self._dups = Duplicates()
+
+    def skip(self, where: str, message: str) -> None:
+        self.out.skipped.append(f"{where}: {message}")
+
+    def add(self, where: str, make: Callable[[], Record]) -> None:
+        """Build a record with ``make`` (which may raise RecordError) and keep it if it is new.
+        ``where`` names the record in messages ("record 12", "line 40")."""
+        from ..normalize import RecordError
+        from ..text import title_key
+
+        try:
+            rec = make()
+        except RecordError as e:
+            self.skip(where, str(e))
+            return
+        records = self.out.records
+        if rec.key in self._at:
+            if title_key(records[self._at[rec.key]].title) == title_key(rec.title):
+                self.skip(where, f"repeats an earlier record ({rec.key})")
+                return
+            rec.key = f"{rec.key}#{where.rsplit(' ', 1)[-1]}"
+        pos = self._dups.check(rec, len(records))
+        if pos is not None:
+            old = records[pos]
+            fuller = (len(rec.authors), bool(rec.abstract)) > (len(old.authors), bool(old.abstract))
+            if fuller:
+                records[pos] = rec
+                self._at[rec.key] = pos
+            self.skip(where, f"lists the same paper as an earlier record (kept {'this one' if fuller else 'the first'})")
+            return
+        self._at[rec.key] = len(records)
+        records.append(rec)
 
 
 def decompress(raw: bytes, name: str) -> bytes:

@@ -17,7 +17,7 @@ from .. import normalize as nz
 from ..models import Author, Record
 from ..names import author_key, display_name
 from ..text import clean
-from .base import Duplicates, Parsed, SourceError, SourceFile, keep_better
+from .base import Collector, Parsed, SourceError, SourceFile, json_with_papers
 
 PAPERS_RE = re.compile(r"^([a-z][a-z0-9]*)-(\d{4})$")
 LEGACY_RE = re.compile(r"^([a-z][a-z0-9]*)-legacy$")
@@ -44,35 +44,11 @@ class MlanthologyReader:
         if LEGACY_RE.match(src.stem):
             items = self._lines(src)
         else:
-            try:
-                doc = orjson.loads(src.data)
-            except orjson.JSONDecodeError as e:
-                raise SourceError(f"not valid JSON: {str(e).splitlines()[0]}") from None
-            if not isinstance(doc, dict) or not isinstance(doc.get("papers"), list):
-                raise SourceError("expected an object with a 'papers' list")
-            items = list(enumerate(doc["papers"]))
-        out = Parsed()
-        seen: set[str] = set()
-        dups = Duplicates()
+            items = list(enumerate(json_with_papers(src)["papers"]))
+        col = Collector()
         for i, raw in items:
-            try:
-                rec = self._record(raw, src)
-            except nz.RecordError as e:
-                out.skipped.append(f"record {i}: {e}")
-                continue
-            if rec.key in seen:
-                out.skipped.append(f"record {i}: duplicate key {rec.key}")
-                continue
-            if (pos := dups.check(rec, len(out.records))) is not None:
-                kept = "the first"
-                if keep_better(out.records, pos, rec):
-                    kept = "this one"
-                    seen.add(rec.key)
-                out.skipped.append(f"record {i}: lists the same paper as an earlier record (kept {kept})")
-                continue
-            seen.add(rec.key)
-            out.records.append(rec)
-        return out
+            col.add(f"record {i}", lambda raw=raw: self._record(raw, src))
+        return col.out
 
     def _lines(self, src: SourceFile) -> list[tuple[int, Any]]:
         items: list[tuple[int, Any]] = []

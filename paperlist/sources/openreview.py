@@ -23,14 +23,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-import orjson
 
 from .. import normalize as nz
 from .. import venues
 from ..models import Record
 from ..names import make_authors, split_author_string
 from ..text import clean, title_key
-from .base import Parsed, SourceError, SourceFile
+from .base import Collector, Parsed, SourceError, SourceFile, json_with_papers
 
 _TSV_NAME = re.compile(r"^(?P<group>[A-Za-z0-9.-]+(?:_[A-Za-z0-9.-]+)*?)_(?P<year>\d{4})_Conference$")
 _DOMAIN_PARTS = {"cc", "org", "net", "com", "io", "ai"}
@@ -232,28 +231,14 @@ class OpenReviewReader:
 # --- helpers --------------------------------------------------------------------------------------
 
 def _collect(rows: Iterable[tuple[str, Any]], build: Callable[[Any], Record]) -> Parsed:
-    """Records from (where, row) pairs; a row that is a str is an error message for that row.
-    Repeated keys: the same title twice is a duplicate listing, different titles get a suffix."""
-    out = Parsed()
-    seen: dict[str, int] = {}
+    """Records from (where, row) pairs; a row that is a str is an error message for that row."""
+    col = Collector()
     for where, row in rows:
         if isinstance(row, str):
-            out.skipped.append(f"{where}: {row}")
-            continue
-        try:
-            rec = build(row)
-        except nz.RecordError as e:
-            out.skipped.append(f"{where}: {e}")
-            continue
-        if rec.key in seen:
-            first = out.records[seen[rec.key]]
-            if title_key(first.title) == title_key(rec.title):
-                out.skipped.append(f"{where}: duplicate of an earlier row ({rec.key})")
-                continue
-            rec.key = f"{rec.key}#{where.rsplit(' ', 1)[-1]}"
-        seen[rec.key] = len(out.records)
-        out.records.append(rec)
-    return out
+            col.skip(where, row)
+        else:
+            col.add(where, lambda row=row: build(row))
+    return col.out
 
 
 def _logical_lines(text: str) -> list[tuple[int, str]]:
@@ -295,13 +280,7 @@ def _csv_rows(src: SourceFile) -> list[tuple[str, dict[str, str] | str]]:
 
 
 def _load_json(src: SourceFile) -> dict[str, Any]:
-    try:
-        data = orjson.loads(src.data)
-    except orjson.JSONDecodeError as e:
-        raise SourceError(f"not valid JSON: {str(e).splitlines()[0]}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("papers"), list):
-        raise SourceError("expected an object with a 'papers' list")
-    return data
+    return json_with_papers(src)
 
 
 def _venue_year(text: str) -> tuple[str, int] | None:

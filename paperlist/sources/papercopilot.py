@@ -17,7 +17,7 @@ from .. import venues
 from ..models import Record
 from ..names import make_authors, split_author_string
 from ..text import clean, title_key
-from .base import Duplicates, Parsed, SourceError, SourceFile, keep_better
+from .base import Collector, Parsed, SourceError, SourceFile
 
 NAME_RE = re.compile(r"^([a-z][a-z0-9]*?|\d[a-z][a-z0-9]*?)(\d{4})$", re.I)
 
@@ -65,30 +65,10 @@ class PapercopilotReader:
         if not isinstance(data, list):
             raise SourceError(f"expected a JSON list of papers, found {_kind(data)}")
         venue = venues.canonical(conf)
-        out = Parsed()
-        seen: dict[str, int] = {}
-        dups = Duplicates()
+        col = Collector()
         for i, raw in enumerate(data):
-            try:
-                rec = self._record(raw, src, conf, venue, year)
-            except nz.RecordError as e:
-                out.skipped.append(f"record {i}: {e}")
-                continue
-            if rec.key in seen:
-                first = out.records[seen[rec.key]]
-                if title_key(first.title) == title_key(rec.title):
-                    out.skipped.append(f"record {i}: duplicate of record {seen[rec.key]} ({rec.key})")
-                    continue
-                rec.key = f"{rec.key}#{i}"
-            if (pos := dups.check(rec, len(out.records))) is not None:
-                kept = "the first"
-                if keep_better(out.records, pos, rec):
-                    kept, seen[rec.key] = "this one", pos
-                out.skipped.append(f"record {i}: lists the same paper as an earlier record (kept {kept})")
-                continue
-            seen[rec.key] = len(out.records)
-            out.records.append(rec)
-        return out
+            col.add(f"record {i}", lambda raw=raw: self._record(raw, src, conf, venue, year))
+        return col.out
 
     def _record(self, r: Any, src: SourceFile, conf: str, venue: str, year: int) -> Record:
         if not isinstance(r, dict):

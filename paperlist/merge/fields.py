@@ -1,0 +1,147 @@
+"""Building the merged Paper from its records: each field from the most trusted source that has
+it (priority.py), links, ids and keywords unioned, provenance kept."""
+
+from __future__ import annotations
+
+from rapidfuzz import fuzz
+
+from ..models import Author, Paper, Record, is_accepted
+from ..text import fold, title_key
+from .priority import _rank
+
+
+def ref(rec: Record) -> str:
+    return f"{rec.file}#{rec.key}"
+
+
+def _pick(recs: list[Record], fld: str, attr: str | None = None) -> tuple[object, Record | None]:
+    attr = attr or fld
+    best: tuple[int, int] | None = None
+    chosen: tuple[object, Record | None] = (None, None)
+    for n, r in enumerate(recs):
+        v = getattr(r, attr)
+        if v in (None, "", [], {}):
+            continue
+        k = (_rank(fld, r.source), n)
+        if best is None or k < best:
+            best, chosen = k, (v, r)
+    return chosen
+
+
+def _proper(authors: list[Author]) -> bool:
+    """Full names, not initials only or e-mail-like junk."""
+    for a in authors:
+        toks = a.name.replace(".", " ").split()
+        if len(toks) < 2 or max(map(len, toks)) < 2 or "@" in a.name or any(c.isdigit() for c in a.name):
+            return False
+    return True
+
+
+def _pick_title(recs: list[Record]) -> tuple[str, Record]:
+    """The published wording (proceedings first: titles change after submission); but when a
+    more trusted source spells the same wording with LaTeX, its spelling (mlanthology drops
+    the braces of "$\\widetilde{\\mathcal{O}}$", papercopilot keeps them)."""
+    published = min(recs, key=lambda r: (_rank("published_title", r.source), recs.index(r)))
+    pk = title_key(published.title)
+    for r in sorted(recs, key=lambda r: (_rank("title", r.source), recs.index(r))):
+        if r is published or _rank("title", r.source) >= _rank("title", published.source):
+            break
+        if ("$" in r.title or "\\" in r.title) and fuzz.ratio(title_key(r.title), pk) >= 90:
+            return r.title, r
+    return published.title, published
+
+
+def _pick_authors(recs: list[Record]) -> tuple[list[Author], Record | None]:
+    best: tuple[bool, int, int, int] | None = None
+    chosen: Record | None = None
+    for n, r in enumerate(recs):
+        if not r.authors:
+            continue
+        k = (_proper(r.authors), len(r.authors), -_rank("authors", r.source), -n)
+        if best is None or k > best:
+            best, chosen = k, r
+    if chosen is None:
+        return [], None
+    authors = [Author(a.name, a.key, a.affiliation, a.orcid) for a in chosen.authors]
+    # affiliations and ORCIDs from any source that lists the same person
+    extra: dict[str, Author] = {}
+    for r in sorted(recs, key=lambda r: _rank("authors", r.source)):
+        for a in r.authors:
+            extra.setdefault(a.key, a)
+    for a in authors:
+        other = extra.get(a.key)
+        if other:
+            a.affiliation = a.affiliation or other.affiliation
+            a.orcid = a.orcid or other.orcid
+    return authors, chosen
+
+
+def _pick_abstract(recs: list[Record]) -> tuple[str | None, Record | None]:
+    """The most trusted abstract that is not much shorter than the longest (a truncated copy)."""
+    cands = [r for r in recs if r.abstract]
+    if not cands:
+        return None, None
+    longest = max(len(r.abstract or "") for r in cands)
+    ok = [r for r in cands if len(r.abstract or "") >= 0.6 * longest]
+    r = min(ok, key=lambda r: (_rank("abstract", r.source), recs.index(r)))
+    return r.abstract, r
+
+
+def _prov(rec: Record | None) -> str | None:
+    return rec.file if rec else None          # file keys start with the source name
+
+
+def build_paper(recs: list[Record], paper_id: str) -> Paper:
+    """One Paper from its records (already in a deterministic order)."""
+    title, t_rec = _pick_title(recs)
+    venue, v_rec = _pick(recs, "venue")
+    track, tr_rec = _pick(recs, "track")
+    status, s_rec = _pick(recs, "status")
+    authors, a_rec = _pick_authors(recs)
+    abstract, ab_rec = _pick_abstract(recs)
+    provenance = {"title": _prov(t_rec), "venue": _prov(v_rec), "track": _prov(tr_rec),
+                  "status": _prov(s_rec), "authors": _prov(a_rec), "abstract": _prov(ab_rec)}
+    picked: dict[str, object] = {}
+    for fld in ("primary_area", "bibtex", "tldr", "summary_zh", "award"):
+        v, r = _pick(recs, fld)
+        picked[fld] = v
+        provenance[fld] = _prov(r)
+    by_links = sorted(recs, key=lambda r: _rank("links", r.source))
+    links: list[tuple[str, str]] = []
+    seen_urls: set[str] = set()
+    ids: dict[str, str] = {}
+    for r in by_links:
+        for kind, url in r.links.items():
+            norm = url.rstrip("/").lower()
+            if norm not in seen_urls:
+                seen_urls.add(norm)
+                links.append((kind, url))
+        for k, v in r.ids.items():
+            ids.setdefault(k, v)
+    keywords: list[str] = []
+    seen_kw: set[str] = set()
+    for r in sorted(recs, key=lambda r: _rank("keywords", r.source)):
+        for k in r.keywords:
+            if fold(k).lower() not in seen_kw:
+                seen_kw.add(fold(k).lower())
+                keywords.append(k)
+    biblio: dict[str, str] = {}
+    for r in sorted(recs, key=lambda r: _rank("biblio", r.source)):
+        for k, v in r.biblio.items():
+            biblio.setdefault(k, v)
+    cites = [r.citations for r in recs if r.citations is not None]
+    extra = {ref(r): r.extra for r in recs if r.extra}
+    st = status if isinstance(status, str) else None
+    return Paper(
+        id=paper_id, venue=str(venue), year=recs[0].year, title=str(title), title_plain="",
+        authors=authors, abstract=abstract, track=track if isinstance(track, str) else None, status=st,
+        accepted=is_accepted(st), keywords=keywords,
+        primary_area=picked["primary_area"] if isinstance(picked["primary_area"], str) else None,
+        links=links, ids=dict(sorted(ids.items())), citations=max(cites) if cites else None,
+        bibtex=picked["bibtex"] if isinstance(picked["bibtex"], str) else None,
+        tldr=picked["tldr"] if isinstance(picked["tldr"], str) else None,
+        summary_zh=picked["summary_zh"] if isinstance(picked["summary_zh"], str) else None,
+        award=picked["award"] if isinstance(picked["award"], str) else None,
+        biblio=dict(sorted(biblio.items())), sources=sorted(ref(r) for r in recs),
+        provenance={k: v for k, v in provenance.items() if v}, extra=extra,
+    )
