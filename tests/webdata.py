@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
