@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from typing import Annotated, Any, Literal
 
 import anyio
+import orjson
 from fastapi import APIRouter, Path, Query
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
@@ -25,7 +26,8 @@ from ..models import STATUSES
 from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, SearchRequest
 from . import api_models as m
 from .problems import PROBLEM_MEDIA_TYPE
-from .render import render_json
+from .cache import ResponseCache
+from .render import cached_response, render_json
 from .views import resources
 from .views.base import API_ROOT, Ctx, paper_path
 from .views.papers import paper_fields
@@ -43,7 +45,7 @@ SearchFormat = Literal["json", "atom", "bib", "csv", "jsonl"]
 
 FEED_SIZE = 50
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": m.Problem, "description": desc, "content": {PROBLEM_MEDIA_TYPE: {}}}
+    code: {"model": m.Problem, "description": desc}
     for code, desc in ((404, "Unknown id, venue or year."), (422, "A parameter is invalid; `errors` says which."),
                        (429, "Too many requests from this client (see Retry-After)."))}
 _EXPORT_CONTENT = {exports.MEDIA_TYPES[f].split(";")[0]: {"schema": {"type": "string"}}
@@ -68,6 +70,22 @@ def ctx(request: Request) -> Ctx:
 def send(request: Request, data: Any) -> Response:
     """A JSON response with an ETag (304s) and the site's cache lifetime."""
     return render_json(request, data, max_age=int(request.app.state.settings.cache_seconds))
+
+
+def _cache_key(c: Ctx, request: Request) -> tuple[str, str, str] | None:
+    """The search cache's key: the live index generation (checked with one stat) and the query."""
+    reload = getattr(c.searcher, "reload", None)
+    if reload is None:
+        return None
+    reload()
+    gen = getattr(c.searcher, "generation", None)
+    return (gen, request.url.path, request.url.query) if gen else None
+
+
+def _json_body(request: Request, body: bytes, cache: str) -> Response:
+    resp = cached_response(request, body, "application/json", max_age=int(request.app.state.settings.cache_seconds))
+    resp.headers["x-cache"] = cache
+    return resp
 
 
 def _base(request: Request) -> str:
@@ -162,10 +180,18 @@ async def search(
     """Search titles, authors, abstracts and keywords with the site's query language and filters:
     total, hits with highlighted snippets, facet counts, a did-you-mean suggestion."""
     c = ctx(request)
+    key = _cache_key(c, request) if fmt == "json" else None
+    cache: ResponseCache = request.app.state.search_cache
+    body = cache.get(key) if key is not None else None
+    if body is not None:
+        return _json_body(request, body, "hit")
     r = resources.search_request(request.query_params)
     r.facets, r.snippets = facets and fmt == "json", snippets and fmt == "json"
     if fmt == "json":
-        return send(request, resources.search(c, r, facet_size))
+        body = orjson.dumps(resources.search(c, r, facet_size), option=orjson.OPT_NON_STR_KEYS)
+        if key is not None:
+            cache.put(key, body)
+        return _json_body(request, body, "miss")
     if fmt == "atom":
         res = run_search(c, replace(r, facets=False, snippets=False))
         title = f"paperlist: {r.q or 'papers'}" + (f" ({', '.join(r.venues)})" if r.venues else "")
@@ -278,4 +304,31 @@ async def index(request: Request) -> Response:
                           "endpoints": {k: API_ROOT + v for k, v in eps.items()}})
 
 
-__all__ = ["router"]
+def openapi_document(app: Any) -> dict[str, Any]:
+    """FastAPI's OpenAPI document, with error responses declared as application/problem+json (FastAPI
+    files every declared model under application/json). Cached on the app like FastAPI's own."""
+    if app.openapi_schema:
+        return app.openapi_schema  # type: ignore[no-any-return]
+    from fastapi.openapi.utils import get_openapi
+
+    doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes,
+                      tags=[{"name": t, "description": d} for t, d in TAGS.items()])
+    doc["info"]["license"] = {"name": "MIT"}
+    for ops in doc["paths"].values():
+        for op in ops.values():
+            for code, resp in op.get("responses", {}).items():
+                content = resp.get("content") or {}
+                if code.isdigit() and int(code) >= 300 and "application/json" in content:
+                    content.pop(PROBLEM_MEDIA_TYPE, None)
+                    resp["content"] = {PROBLEM_MEDIA_TYPE: content.pop("application/json"), **content}
+    app.openapi_schema = doc
+    return doc
+
+
+TAGS = {"search": "Full-text search with the site's query language; exports and feeds of any search.",
+        "papers": "Papers by id or external id (DOI, arXiv, OpenReview, ACL Anthology).",
+        "conferences": "Venues, their years, and each conference-year's complete list.",
+        "authors": "Authors by key.", "corpus": "What the library holds and where it came from.",
+        "meta": "The API itself."}
+
+__all__ = ["openapi_document", "router"]

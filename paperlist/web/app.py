@@ -25,6 +25,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from ..store import Store
 from . import i18n
+from .cache import ResponseCache
 from .limits import Limits, RateLimit
 from .middleware import LanguagePrefix, SecurityHeaders
 from .views.base import DataCache
@@ -46,6 +47,7 @@ class Settings:
     # Per client address and worker: requests per second (0 = no limit), burst, and whether
     # loopback clients count (by default they are exempt).
     rate_limit: RateLimit = field(default_factory=lambda: RateLimit(rate=10.0, burst=120))
+    search_cache: int = 2048            # search API responses kept per worker (0 = no cache)
 
 
 def open_searcher(home: Path) -> Any | None:
@@ -73,7 +75,7 @@ Errors are RFC 9457 problem details (`application/problem+json`). Aliases (a DOI
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The site and its JSON API as an ASGI app."""
     from . import problems
-    from .api import router
+    from .api import openapi_document, router
     from .pages import error_handlers, routes
 
     settings = settings or Settings()
@@ -92,22 +94,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     Middleware(LanguagePrefix),
                     Middleware(GZipMiddleware, minimum_size=800, compresslevel=6)])   # level 6: ~same size, 1/3 the time of 9
     app.include_router(router)
+    app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     app.router.redirect_slashes = False
     app.state.settings = settings
     app.state.store = store
     app.state.searcher = searcher
     app.state.searcher_tried = time.monotonic()
     app.state.cache = DataCache(store)
+    app.state.search_cache = ResponseCache(max_entries=settings.search_cache)
     return app
 
 
 def app_from_env() -> FastAPI:
     """The app over $PAPERLIST_HOME (what `paperlist serve` hands each uvicorn worker); the rate
     limit comes from $PAPERLIST_RATE_LIMIT (requests per second, 0 = off), $PAPERLIST_RATE_BURST
-    and $PAPERLIST_RATE_LOOPBACK (1: also limit loopback clients)."""
+    and $PAPERLIST_RATE_LOOPBACK (1: also limit loopback clients); $PAPERLIST_SEARCH_CACHE sets the
+    search cache's size (0 turns it off)."""
     env = os.environ
     base = Settings().rate_limit
     rate = RateLimit(rate=float(env.get("PAPERLIST_RATE_LIMIT") or base.rate),
                      burst=int(env.get("PAPERLIST_RATE_BURST") or base.burst),
                      loopback=env.get("PAPERLIST_RATE_LOOPBACK", "") in ("1", "true", "yes"))
-    return create_app(Settings(home=Path(env.get("PAPERLIST_HOME") or "data"), rate_limit=rate))
+    cache = int(env.get("PAPERLIST_SEARCH_CACHE") or Settings.search_cache)
+    return create_app(Settings(home=Path(env.get("PAPERLIST_HOME") or "data"), rate_limit=rate, search_cache=cache))

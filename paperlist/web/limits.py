@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import i18n
 from .middleware import HTTPMiddleware
@@ -98,7 +98,21 @@ class Limits(HTTPMiddleware):
         if refusal is not None:
             await refusal(scope, receive, send)
             return
+        if scope["method"] == "HEAD" and is_api_path(path):
+            await self._head(scope, receive, send)
+            return
         await self.app(scope, receive, send)
+
+    async def _head(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """HEAD on an API path: answered as GET without the body (FastAPI routes declare GET only;
+        Starlette's page routes answer HEAD themselves)."""
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 def _cost(query: bytes) -> float:
