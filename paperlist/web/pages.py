@@ -23,6 +23,7 @@ from .i18n import N_
 from .render import STATIC_FILES, cached_response, render, static_version
 from .views.base import BadRequest, Ctx, PageError, Redirect, card
 from .views.papers import Ambiguous, build_author, build_bibtex, build_paper
+from .views.apidocs import build_api_docs
 from .views.search import build_search
 from .views.venues import build_conferences, build_home, build_venue, build_venue_year
 
@@ -158,6 +159,7 @@ def routes() -> list[Route]:
             ctx(r), r.path_params["venue"], r.path_params["year"], r.query_params))),
         Route("/papers/{ref:path}", paper_or_bib),
         Route("/authors/{key:path}", page("author.html", lambda r: build_author(ctx(r), r.path_params["key"]))),
+        Route("/api", page("api.html", lambda r: build_api_docs(ctx(r), r.app.openapi()))),
         Route("/healthz", healthz),
         Route("/static/{name}", static),
         Route("/favicon.ico", favicon),
