@@ -10,7 +10,7 @@ endpoint: a function in ``views.resources``, a model in ``api_models``, and a ro
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal
@@ -23,7 +23,7 @@ from starlette.responses import Response, StreamingResponse
 
 from .. import exports
 from ..models import STATUSES
-from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, SearchRequest
+from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS
 from . import api_models as m
 from .problems import PROBLEM_MEDIA_TYPE
 from .cache import ResponseCache
@@ -132,22 +132,6 @@ def _feed(request: Request, ids: list[str], title: str, html_path: str) -> Respo
 
 
 # --- search -------------------------------------------------------------------------------------
-def search_pages(c: Ctx, r: SearchRequest, limit: int) -> Iterator[str]:
-    """Every hit id of a search, in its order, up to ``limit``: pages of 100 without facets or
-    snippets (the engine allows page × per_page ≤ 10,000, which is also the export cap)."""
-    per = MAX_PER_PAGE
-    done = 0
-    for page in range(1, MAX_WINDOW // per + 1):
-        res = run_search(c, replace(r, page=page, per_page=per, facets=False, snippets=False))
-        for h in res.hits:
-            if done >= limit:
-                return
-            done += 1
-            yield h.id
-        if len(res.hits) < per:
-            return
-
-
 @router.get("/search", response_model=m.SearchResponse, tags=["search"], summary="Search papers",
             responses={**_ERRORS, 200: {"content": {**_FEED_CONTENT, **_EXPORT_CONTENT}},
                        503: {"model": m.Problem, "description": "No search index yet."}})
@@ -197,7 +181,7 @@ async def search(
         title = f"paperlist: {r.q or 'papers'}" + (f" ({', '.join(r.venues)})" if r.venues else "")
         return _feed(request, [h.id for h in res.hits], title, resources.search_links(r)["html"] or "/search")
     first = run_search(c, replace(r, page=1, per_page=1, facets=False, snippets=False))
-    return _stream(request, search_pages(c, r, limit), fmt, r.q or "search", total=first.total)
+    return _stream(request, resources.search_ids(c, r, limit), fmt, r.q or "search", total=first.total)
 
 
 # --- papers and authors -------------------------------------------------------------------------

@@ -9,11 +9,12 @@ one route in ``web/api.py``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from ... import venues
-from ...search.model import SearchRequest, SearchResult
+from ...search.model import MAX_PER_PAGE, MAX_WINDOW, SearchRequest, SearchResult
 from ..i18n import N_
 from .base import API_ROOT, Ctx, NotFound, corpus_stats, href, venue_path, venue_stats
 from .papers import build_author, build_paper
@@ -85,6 +86,22 @@ def search_data(r: SearchRequest, res: SearchResult, facet_size: int = DEFAULT_F
         "hits": [hit_data(h) for h in res.hits], "facets": facets, "suggestion": res.suggestion,
         "interpreted": res.interpreted, "links": links,
     }
+
+
+def search_ids(ctx: Ctx, r: SearchRequest, limit: int) -> Iterator[str]:
+    """Every hit id of a search in its order, up to ``limit`` (what an export holds): pages of
+    100 without facets or snippets; the engine's window (page × per_page ≤ 10,000) is also the
+    export cap."""
+    done = 0
+    for page in range(1, MAX_WINDOW // MAX_PER_PAGE + 1):
+        res = run_search(ctx, replace(r, page=page, per_page=MAX_PER_PAGE, facets=False, snippets=False))
+        for h in res.hits:
+            if done >= limit:
+                return
+            done += 1
+            yield h.id
+        if len(res.hits) < MAX_PER_PAGE:
+            return
 
 
 # --- venues -------------------------------------------------------------------------------------
