@@ -71,9 +71,10 @@ async def validation_error(request: Request, exc: Exception) -> Response:
     errors = []
     for e in getattr(exc, "errors", lambda: [])():
         loc = [str(x) for x in e.get("loc", ())]
-        where, name = (loc[0], ".".join(loc[1:])) if len(loc) > 1 else ("query", ".".join(loc))
+        where, name, rest = (loc[0], loc[1], loc[2:]) if len(loc) > 1 else ("query", "".join(loc), [])
         value = e.get("input")
-        errors.append({"parameter": name, "in": where, "message": str(e.get("msg", "invalid")),
+        message = str(e.get("msg", "invalid")) + (f" (value {int(rest[0]) + 1})" if rest and rest[0].isdigit() else "")
+        errors.append({"parameter": name, "in": where, "message": message,
                        "value": value if isinstance(value, (str, int, float, bool)) or value is None else str(value)})
     detail = "; ".join(f"{x['parameter']}: {x['message']}" + (f" (got {str(x['value'])[:60]!r})"
                                                               if x["value"] is not None else "")
