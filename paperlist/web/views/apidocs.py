@@ -98,6 +98,7 @@ def _responses(op: dict[str, Any]) -> list[dict[str, Any]]:
 
 def build_api_docs(ctx: Ctx, openapi: dict[str, Any]) -> dict[str, Any]:
     """The reference page's data, from the OpenAPI document."""
+    from ...mcp import TOOL_NAMES       # here, not at import: the MCP SDK is only needed by this page
     endpoints = []
     for path, ops in openapi.get("paths", {}).items():
         for method, op in ops.items():
@@ -121,4 +122,4 @@ def build_api_docs(ctx: Ctx, openapi: dict[str, Any]) -> dict[str, Any]:
             "version": openapi.get("info", {}).get("version", ""), "endpoints": endpoints, "models": models,
             "problems": problems, "openapi_href": "/openapi.json", "export_examples": EXPORT_EXAMPLES,
             "mcp_config": orjson.dumps(MCP_CONFIG, option=orjson.OPT_INDENT_2).decode(),
-            "mcp_tools": ["search_papers", "get_paper", "list_conferences", "list_conference_papers"]}
+            "mcp_tools": list(TOOL_NAMES)}
