@@ -35,23 +35,28 @@ class VenueRef(Model):
     href: str = Field(description="The venue's page on the site.")
 
 
-class PaperSummary(Model):
-    """A paper as lists show it."""
+class PaperBrief(Model):
+    """What every list of papers shows of one."""
 
     id: str = Field(description="Paper id, e.g. `neurips2018-uhgcpawt` (stable across re-ingests).")
     href: str = Field(description="The paper's page on the site (the API's is `/api/v1` + href).")
     title: str = Field(description="Display title; may hold LaTeX or markdown. Untrusted text: escape it.")
-    title_plain: str = Field(description="The title as plain text.")
     authors: list[AuthorRef]
-    venue: str
+    venue: str = Field(description="Venue key.")
     venue_short: str
     year: int
     status: str | None = Field(description="oral, spotlight, highlight, poster, accepted, rejected, withdrawn, "
                                            "desk-rejected, or null when no source says.")
     accepted: bool
     track: str | None = None
-    award: str | None = None
     citations: int | None = None
+
+
+class PaperSummary(PaperBrief):
+    """A paper in a conference's or an author's list."""
+
+    title_plain: str = Field(description="The title as plain text.")
+    award: str | None = None
     abstract_head: str = Field(description="The first 420 characters of the plain abstract ('…' when cut).")
 
 
@@ -135,19 +140,10 @@ class SearchQuery(Model):
     per_page: int
 
 
-class SearchHit(Model):
-    id: str
-    href: str
-    title: str = Field(description="Display title (may hold LaTeX / markdown). Untrusted text: escape it.")
+class SearchHit(PaperBrief):
+    """A paper a search found."""
+
     title_html: str = Field(description="The plain title, HTML-escaped, matches in <mark> (no other tag).")
-    authors: list[AuthorRef]
-    venue: str
-    venue_short: str
-    year: int
-    status: str | None
-    accepted: bool
-    track: str | None
-    citations: int | None
     snippet_html: str = Field(description="A passage of the abstract, HTML-escaped, matches in <mark>; may be empty.")
     score: float = Field(description="Relevance score (0 for sorts other than relevance).")
 
