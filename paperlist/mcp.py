@@ -182,7 +182,7 @@ def build_server(tools: Tools) -> MCPServer:
         instructions=("A library of AI top-conference papers (NeurIPS, ICLR, ICML, CVPR, ACL, AAAI and 30 more, "
                       "260k+ papers). Search with search_papers, read one with get_paper (abstract, links, "
                       "BibTeX), browse venues with list_conferences and list_conference_papers."))
-    read_only = ToolAnnotations(readOnlyHint=True, openWorldHint=False, idempotentHint=True)
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False, idempotent_hint=True)
     for name in TOOL_NAMES:
         server.add_tool(getattr(tools, name), name=name, annotations=read_only)
     return server

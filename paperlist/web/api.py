@@ -51,7 +51,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 _EXPORT_CONTENT = {exports.MEDIA_TYPES[f].split(";")[0]: {"schema": {"type": "string"}}
                    for f in ("bib", "csv", "jsonl")}
 _FEED_CONTENT = {"application/atom+xml": {"schema": {"type": "string"}}}
-_MOVED = {301: {"description": "An alias or another spelling: the canonical address is in Location."}}
+_MOVED: dict[int | str, dict[str, Any]] = {301: {"description": "An alias or another spelling: the canonical address is in Location."}}
 
 FormatParam = Annotated[ListFormat, Query(alias="format", description=(
     "`json` (default); or an export of the whole list, not only this page: `bib` (BibTeX), `csv`, "
@@ -244,7 +244,8 @@ async def conference(
 async def conference_year(
     request: Request, venue: Annotated[str, Path(description="Venue key or alias.")],
     year: Annotated[str, Path(description="Four-digit year.", pattern=r"^\d{4}$")],
-    status: Annotated[list[ListStatus], Query(max_length=20, description="Statuses; OR-ed.")] = [],  # noqa: B006
+    status: Annotated[list[ListStatus], Query(  # type: ignore[valid-type]
+        max_length=20, description="Statuses; OR-ed.")] = [],  # noqa: B006
     track: Annotated[str | None, Query(max_length=100, description="One track (`main`, `datasets` …).")] = None,
     q: Annotated[str, Query(max_length=200, description="Words that must all appear in the title, an author's "
                                                         "name or the abstract.")] = "",
@@ -292,7 +293,7 @@ def openapi_document(app: Any) -> dict[str, Any]:
     """FastAPI's OpenAPI document, with error responses declared as application/problem+json (FastAPI
     files every declared model under application/json). Cached on the app like FastAPI's own."""
     if app.openapi_schema:
-        return app.openapi_schema  # type: ignore[no-any-return]
+        return app.openapi_schema
     from fastapi.openapi.utils import get_openapi
 
     doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes,

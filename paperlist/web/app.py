@@ -85,9 +85,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         searcher = open_searcher(Path(settings.home))
     for lang in i18n.LANGS:            # compile the catalogs now, not on the first request
         i18n.translations(lang)
+    handlers: dict[Any, Any] = {**error_handlers(), **problems.VALIDATION_HANDLERS}
     app = FastAPI(
-        title="paperlist API", version="1.0", description=API_DESCRIPTION, routes=routes(),
-        exception_handlers={**error_handlers(), **problems.VALIDATION_HANDLERS},
+        title="paperlist API", version="1.0", description=API_DESCRIPTION, routes=list[Any](routes()),
+        exception_handlers=handlers,
         openapi_url="/openapi.json", docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None,
         root_path_in_servers=False,       # /en/openapi.json must not rewrite the document's servers
         middleware=[Middleware(SecurityHeaders), Middleware(Limits, rate=settings.rate_limit),

@@ -179,7 +179,8 @@ def run_search(ctx: Ctx, r: SearchRequest) -> SearchResult:
         raise SearchUnavailable(N_("Search is not available yet: the search index has not been built."),
                                 "paperlist index")
     try:
-        return ctx.searcher.search(r)  # type: ignore[no-any-return]
+        res: SearchResult = ctx.searcher.search(r)
+        return res
     except InvalidRequest as e:
         raise BadRequest(N_("A parameter has a value this page does not understand."), str(e)[:200]) from None
     except NoIndex:
