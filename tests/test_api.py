@@ -202,6 +202,8 @@ def test_index_schema_and_routing(client: Any) -> None:
     head = client.head("/api/v1/stats")
     assert head.status_code == 200 and head.content == b"" and int(head.headers["content-length"]) > 10
     assert client.get("/API/v1/stats").headers["location"] == "/api/v1/stats"
+    assert client.get("/api/v1/stats").headers["access-control-allow-origin"] == "*"
+    assert "access-control-allow-origin" not in client.get("/en/").headers          # pages: same origin only
 
 
 def test_etag(client: Any) -> None:

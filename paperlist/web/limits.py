@@ -30,6 +30,7 @@ EXPORT_COST = 10
 MAX_CLIENTS = 50_000           # buckets kept; the least recently seen are forgotten first
 _EXEMPT = ("/static/", "/healthz", "/favicon.ico", "/robots.txt")
 _LOOPBACK = ("127.", "::1", "localhost", "testclient")
+_CORS = (b"access-control-allow-origin", b"*")
 
 
 @dataclass
@@ -98,21 +99,25 @@ class Limits(HTTPMiddleware):
         if refusal is not None:
             await refusal(scope, receive, send)
             return
-        if scope["method"] == "HEAD" and is_api_path(path):
-            await self._head(scope, receive, send)
+        if is_api_path(path):
+            await self._api(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
-    async def _head(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """HEAD on an API path: answered as GET without the body (FastAPI routes declare GET only;
-        Starlette's page routes answer HEAD themselves)."""
+    async def _api(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """API responses may be read by scripts on any site (public, read-only data, no cookies),
+        and HEAD is answered as GET without the body (FastAPI routes declare GET only; the page
+        routes answer HEAD themselves)."""
+        head = scope["method"] == "HEAD"
 
-        async def headers_only(message: Message) -> None:
-            if message["type"] == "http.response.body":
+        async def api_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), _CORS]}
+            elif head and message["type"] == "http.response.body":
                 message = {**message, "body": b""}
             await send(message)
 
-        await self.app({**scope, "method": "GET"}, receive, headers_only)
+        await self.app({**scope, "method": "GET"} if head else scope, receive, api_send)
 
 
 def _cost(query: bytes) -> float:
