@@ -13,7 +13,7 @@ from ...models import LINK_KINDS, Paper
 from ..i18n import N_
 from ..labels import LINK, status_key
 from ..richtext import render_block, render_inline
-from .base import Ctx, NotFound, Redirect, author_path, card, paper_path, venue_path
+from .base import Ctx, NotFound, Redirect, author_path, card, format_links, paper_path, venue_path
 
 _HTTP = re.compile(r"^https?://[^\s<>\"'`\\]+$", re.IGNORECASE)
 # External ids and where they lead.
@@ -70,30 +70,37 @@ def _ids(p: Paper) -> list[dict[str, str]]:
     return out
 
 
-def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
-    """Everything the paper page shows."""
-    p = find_paper(ctx, ref)
+def paper_fields(p: Paper) -> dict[str, Any]:
+    """A paper's plain data: no HTML, no query. The paper page adds its renderings to it, and the
+    JSON Lines export writes it as is (so a line there and the API's paper have the same fields)."""
     v = venues.get(p.venue)
-    more = [card(c) for c in ctx.store.cards(ctx.store.same_author_ids(p.id, limit=12))]
     cite = bibtex(p)
     return {
-        "page": "paper", "id": p.id, "href": paper_path(p.id),
-        "title": p.title, "title_plain": p.title_plain, "title_html": render_inline(p.title),
+        "id": p.id, "href": paper_path(p.id), "title": p.title, "title_plain": p.title_plain,
         "authors": [{"name": a.name, "key": a.key, "href": author_path(a.key), "affiliation": a.affiliation}
                     for a in p.authors],
         "venue": {"key": p.venue, "short": v.short, "name": v.name, "href": venue_path(p.venue),
                   "year_href": venue_path(p.venue, p.year)},
-        "year": p.year, "status": p.status, "status_key": status_key(p.status), "accepted": p.accepted,
+        "year": p.year, "status": p.status, "accepted": p.accepted,
         "track": p.track if p.track and p.track != "main" else None, "award": p.award,
-        "abstract": p.abstract, "abstract_html": render_block(p.abstract),
-        "tldr": p.tldr, "tldr_html": render_inline(p.tldr),
-        "summary_zh": p.summary_zh, "summary_zh_html": render_block(p.summary_zh),
+        "abstract": p.abstract, "tldr": p.tldr, "summary_zh": p.summary_zh,
         "keywords": p.keywords, "primary_area": p.primary_area, "citations": p.citations,
         "links": _links(p), "ids": _ids(p),
         "bibtex": cite, "bibtex_from_source": bool(p.bibtex and cite == p.bibtex.strip()),
         "bib_href": paper_path(p.id) + ".bib",
-        "more_by_authors": more,
         "sources": sorted({s.split(":", 1)[0] for s in p.sources}),
+    }
+
+
+def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
+    """Everything the paper page shows: the paper's fields, their renderings, more by its authors."""
+    p = find_paper(ctx, ref)
+    more = [card(c) for c in ctx.store.cards(ctx.store.same_author_ids(p.id, limit=12))]
+    return {
+        "page": "paper", **paper_fields(p), "status_key": status_key(p.status),
+        "title_html": render_inline(p.title), "abstract_html": render_block(p.abstract),
+        "tldr_html": render_inline(p.tldr), "summary_zh_html": render_block(p.summary_zh),
+        "more_by_authors": more,
     }
 
 
@@ -125,7 +132,8 @@ def build_author(ctx: Ctx, key: str) -> dict[str, Any]:
                    for k, n in venue_counts.most_common(12)],
         "coauthors": [{"key": c["key"], "name": c["name"], "papers": c["papers"], "href": author_path(c["key"])}
                       for c in ctx.store.coauthors(key)],
+        "links": format_links(author_path(key), []),
     }
 
 
-__all__ = ["Ambiguous", "build_author", "build_bibtex", "build_paper", "find_paper"]
+__all__ = ["Ambiguous", "build_author", "build_bibtex", "build_paper", "find_paper", "paper_fields"]
