@@ -24,6 +24,7 @@ from .taxonomy import Taxonomy, taxonomy
 TITLE_W, KEYWORD_W, ABSTRACT_W = 3.0, 2.5, 1.0
 AREA_TOPIC = 2.0             # the source's primary area names this topic
 AREA_PARENT = 1.3            # ... or this topic's area: multiply the area's topics' evidence
+GENERIC = 0.7                # evidence factor of topics marked generic in the taxonomy
 MIN_SCORE = 1.0              # less evidence than one strong term in the abstract: no topic
 SECOND_RATIO = 0.45
 MAX_TOPICS = 3
@@ -57,6 +58,7 @@ class Assigner:
         self.area_parent = [(_norm(a), [self.index[c.slug] for c in self.tax.children(ar.slug)])
                             for ar in self.tax.areas for a in ar.areas]
         self._area_memo: dict[str, tuple[set[int], set[int]]] = {}
+        self.generic = [i for i, t in enumerate(self.tax.topics) if t.generic]
 
     def _areas(self, primary_area: str) -> tuple[set[int], set[int]]:
         hit = self._area_memo.get(primary_area)
@@ -83,6 +85,9 @@ class Assigner:
             for i in parent:
                 if i in s:
                     s[i] *= AREA_PARENT
+        for i in self.generic:
+            if i in s:
+                s[i] *= GENERIC
         return s
 
     def choose(self, s: dict[int, float]) -> list[tuple[str, float]]:

@@ -32,6 +32,7 @@ class Topic:
     weak: tuple[str, ...] = ()
     title: tuple[str, ...] = ()          # counted only in titles and keywords
     areas: tuple[str, ...] = ()          # primary-area substrings pointing here
+    generic: bool = False                # mentioned in passing by papers about other things
 
     @property
     def is_area(self) -> bool:
@@ -88,7 +89,8 @@ def _topic(d: dict[str, object], parent: str | None) -> Topic:
     try:
         return Topic(slug=str(d["slug"]), en=str(d["en"]), zh=str(d["zh"]), desc_en=str(d["desc_en"]),
                      desc_zh=str(d["desc_zh"]), parent=parent, terms=strs("terms"), weak=strs("weak"),
-                     title=strs("title"), areas=strs("areas"))
+                     title=strs("title"), areas=strs("areas"),
+                     generic=bool(d.get("generic", False)))
     except KeyError as e:
         raise TaxonomyError(f"{d.get('slug', '?')}: missing {e.args[0]}") from None
 
