@@ -38,7 +38,7 @@ from ..text import title_key
 from . import analyzers
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 INFO_FILE = "paperlist.json"
 CURRENT_FILE = "CURRENT"
 
@@ -128,6 +128,11 @@ def needs_build(home: Path) -> bool:
     return gen is None or generation_info(root / gen).get("version") != INDEX_VERSION
 
 
+def content_fingerprint(store: Store) -> str:
+    """What an index is built from: the papers and their topics."""
+    return f"{store.papers_fingerprint()}:{store.topics_fingerprint() or '-'}"
+
+
 def is_current(store: Store, home: Path, fingerprint: str | None = None) -> bool:
     """True when the live generation was built by this index version from exactly these papers."""
     root = index_root(home)
@@ -135,7 +140,7 @@ def is_current(store: Store, home: Path, fingerprint: str | None = None) -> bool
     if gen is None:
         return False
     info = generation_info(root / gen)
-    fp = fingerprint if fingerprint is not None else store.papers_fingerprint()
+    fp = fingerprint if fingerprint is not None else content_fingerprint(store)
     return info.get("version") == INDEX_VERSION and info.get("fingerprint") == fp
 
 
@@ -157,7 +162,7 @@ def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
     t0 = time.perf_counter()
     root = index_root(home)
     with _build_lock(root):
-        fp = store.papers_fingerprint()
+        fp = content_fingerprint(store)
         if not force and is_current(store, home, fp):
             gen = current_generation(root)
             assert gen is not None
@@ -282,6 +287,8 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int) -> tantivy.Documen
         doc.add_text("status", d.status)
     if d.track:
         doc.add_text("track", d.track)
+    for slug in topic_values(d.topics):
+        doc.add_text("topic", slug)
     doc.add_integer("year", d.year)
     doc.add_boolean("accepted", d.accepted)
     doc.add_integer("citations", d.citations if d.citations is not None else NO_CITATIONS)
@@ -293,6 +300,20 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int) -> tantivy.Documen
         "author_keys": [a[1] for a in d.authors], "venue": d.venue, "year": d.year, "status": d.status,
         "accepted": d.accepted, "track": d.track, "citations": d.citations, "abstract": d.abstract_plain}))
     return doc
+
+
+def topic_values(topics: list[str]) -> list[str]:
+    """A paper's topics and their areas: ``topic:cv`` finds every computer-vision paper."""
+    from ..topics import taxonomy
+
+    tax = taxonomy()
+    out: list[str] = []
+    for slug in topics:
+        t = tax.get(slug)
+        for v in (slug, t.parent if t else None):
+            if v and v not in out:
+                out.append(v)
+    return out
 
 
 def _author_text(name: str, key: str) -> str:

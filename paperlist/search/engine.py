@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ import tantivy
 from tantivy import Occur, Order
 
 from ..index import fulltext
+from . import glossary, semantic
 from .facets import FACET_SIZE, facet_values
 from .filters import combine, filter_queries
 from .highlight import Highlighter
@@ -70,6 +71,7 @@ class Searcher:
         self._gen: _Generation | None = None
         self._stamp: tuple[int, int] | None = None
         self._lock = threading.Lock()
+        self.semantic = semantic.SemanticRanker(self.home)
         self.reload()
 
     @classmethod
@@ -135,7 +137,10 @@ class Searcher:
         t0 = time.perf_counter()
         check_request(req)
         gen = self._generation()
-        plan = self._plan(gen, req)
+        tr = glossary.translate(req.q)
+        plan = self._plan(gen, req, tr.query)
+        mode, mode_note = self._mode(req, plan, tr.changed)
+        fused = self._fuse(gen, plan, mode) if mode != "keyword" else None
         offset = (req.page - 1) * req.per_page
         browse = not plan.pq.has_text
         by_year = req.sort in ("newest", "oldest")
@@ -148,11 +153,11 @@ class Searcher:
                                       year_counts)
             else:
                 addrs, total = self._page(gen, query, req.sort, browse, offset, req.per_page)
-            mode = _next_mode(plan.text)
-            if total or mode is None:
+            looser = _next_mode(plan.text) if fused is None else None
+            if total or looser is None:
                 break
             # no paper has every word: accept papers with most of them, then with any
-            plan.text = gen.builder.build(plan.pq, mode)
+            plan.text = gen.builder.build(plan.pq, looser)
         if not by_year:
             facets, _ = self._facets(gen, plan, req)
         hits = self._hits(gen, plan, addrs, req.snippets)
@@ -161,8 +166,14 @@ class Searcher:
                 t.verbatim == 0 and not t.stop and not t.prefix for t in plan.text.terms)):
             suggestion = gen.suggester.suggest(plan.pq, plan.text)
         interpreted = self._interpreted(plan, browse)
-        if req.mode != "keyword":
-            interpreted.setdefault("notes", []).append(f"{req.mode} search is not available yet: keyword results")
+        if not browse:
+            interpreted["mode"] = mode
+        if tr.changed:
+            interpreted["translated"] = tr.to_dict(req.q)
+        interpreted["semantic"] = {"requested": req.mode, "used": mode != "keyword" and not browse,
+                                   "unavailable": self.semantic.unavailable()}
+        if mode_note:
+            interpreted.setdefault("notes", []).append(mode_note)
         return SearchResult(request=req, total=total, hits=hits, facets=facets,
                             took_ms=(time.perf_counter() - t0) * 1000, suggestion=suggestion,
                             interpreted=interpreted)
@@ -180,12 +191,50 @@ class Searcher:
         res = gen.searcher.search(plan.query(), min(max(1, limit), MAX_WINDOW))
         return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
 
-    def _plan(self, gen: _Generation, req: SearchRequest) -> _Plan:
-        pq = parse(req.q, gen.venues)
+    def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> _Plan:
+        pq = parse(req.q if q is None else q, gen.venues)
         f = merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))
         pq.filters = f
         text = gen.builder.build(pq)
         return _Plan(pq, f, text, filter_queries(gen.index.schema, f))
+
+    # --- semantic and hybrid ----------------------------------------------------------------------
+    def _mode(self, req: SearchRequest, plan: _Plan, translated: bool) -> tuple[str, str | None]:
+        """The mode to run and, when a requested mode cannot run, a note saying so."""
+        if not plan.pq.has_text or not plan.pq.words:
+            return "keyword", None
+        if req.mode == "keyword":
+            return "keyword", None
+        if req.mode == "auto":
+            if not semantic.wants_semantic(plan.pq, translated):
+                return "keyword", None
+            return ("keyword", None) if self.semantic.unavailable() else ("hybrid", None)
+        reason = self.semantic.unavailable()
+        if reason:
+            return "keyword", f"{req.mode} search is unavailable: {reason}; keyword results"
+        return req.mode, None
+
+    def _fuse(self, gen: _Generation, plan: _Plan, mode: str) -> list[tuple[str, float]]:
+        """Rank by meaning (and, for hybrid, fuse with BM25); the plan's text query becomes the
+        fused id list, still ANDed with field clauses and filters."""
+        text = " ".join(plan.pq.words + [c.text for c in plan.pq.clauses if not c.negated and c.field is None])
+        vec = [pid for pid, _ in self.semantic.rank(text, plan.filters, semantic.VECTOR_K)]
+        lists, weights = [vec], [semantic.VECTOR_WEIGHT]
+        if mode == "hybrid":
+            res = gen.searcher.search(plan.query(), semantic.KEYWORD_K, weight_by_field="recency")
+            lists.insert(0, [_doc(gen.searcher, a)["id"] for _, a in res.hits])
+            weights.insert(0, semantic.KEYWORD_WEIGHT)
+        fused = semantic.rrf(lists, weights)
+        ids = semantic.ids_query(gen.index.schema, fused) if fused else tantivy.Query.boolean_query([])
+        # field clauses, phrases and exclusions still restrict (author:, "…", -word)
+        clauses = [c for c in plan.pq.clauses if c.field is not None or c.phrase or c.negated]
+        if clauses:
+            constraint = gen.builder.build(ParsedQuery(plan.pq.raw, clauses=clauses, filters=plan.filters)).match
+            if constraint is not None:
+                ids = tantivy.Query.boolean_query([(Occur.Must, ids), (Occur.Must, tantivy.Query.const_score_query(
+                    constraint, 0.0))])
+        plan.text = replace(plan.text, query=ids, match=ids, mode="all")
+        return fused
 
     def _page(self, gen: _Generation, query: tantivy.Query, sort: str, browse: bool, offset: int,
               limit: int) -> tuple[list[tuple[Any, tantivy.DocAddress]], int]:
@@ -240,7 +289,7 @@ class Searcher:
             return {}, {}
         s = gen.searcher
         groups: dict[str | None, list[str]] = {}
-        dims = ("venue", "year", "status") if req.facets else ()
+        dims = ("venue", "year", "status", "topic") if req.facets else ()
         for dim in dims:
             groups.setdefault(dim if dim in plan.dims else None, []).append(dim)
         results: dict[str, list[dict[str, Any]]] = {}
