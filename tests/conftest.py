@@ -116,6 +116,9 @@ def build_search_home(home: Path) -> Path:
     st = Store(home / "paperlist.db")
     rep = ingest(st, [str(PAPERCOPILOT), str(SEARCH_FIXTURES)], jobs=1)
     assert rep.failed == 0
+    from paperlist.topics.build import assign_topics
+
+    assign_topics(st, home)
     fulltext.build(st, home)
     st.close()
     return home

@@ -191,6 +191,18 @@ class Searcher:
         res = gen.searcher.search(plan.query(), min(max(1, limit), MAX_WINDOW))
         return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
 
+    def more_like(self, fields: dict[str, list[str]], limit: int = 10,
+                  exclude: tuple[str, ...] = ()) -> list[tuple[str, float]]:
+        """Papers sharing the distinctive words of ``fields`` (tantivy's more-like-this over the
+        given field texts), best first: the text ranker behind similar papers."""
+        gen = self._generation()
+        q = tantivy.Query.more_like_this_document_fields_query(
+            gen.index.schema, fields, min_doc_frequency=2, max_doc_frequency=20_000, min_term_frequency=1,
+            max_query_terms=30, min_word_length=3)
+        res = gen.searcher.search(q, limit + len(exclude), weight_by_field="recency")
+        out = [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
+        return [(pid, sc) for pid, sc in out if pid not in exclude][:limit]
+
     def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> _Plan:
         pq = parse(req.q if q is None else q, gen.venues)
         f = merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))

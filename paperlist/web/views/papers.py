@@ -13,7 +13,9 @@ from ...models import LINK_KINDS, Paper
 from ..i18n import N_
 from ..labels import LINK, status_key
 from ..richtext import render_block, render_inline
+from ...search.similar import similar_papers
 from .base import Ctx, NotFound, Redirect, author_path, card, paper_path, venue_path
+from .topics import topic_path
 
 _HTTP = re.compile(r"^https?://[^\s<>\"'`\\]+$", re.IGNORECASE)
 # External ids and where they lead.
@@ -75,6 +77,16 @@ def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
     p = find_paper(ctx, ref)
     v = venues.get(p.venue)
     more = [card(c) for c in ctx.store.cards(ctx.store.same_author_ids(p.id, limit=12))]
+    similar, method = similar_papers(ctx.searcher, p, limit=10)
+    sim_cards = {c["id"]: card(c) for c in ctx.store.cards([pid for pid, _ in similar])}
+    from ...topics import taxonomy
+    tax = taxonomy()
+    topics = []
+    for slug, score in ctx.store.paper_topics(p.id):
+        t = tax.get(slug)
+        if t is not None:
+            topics.append({"slug": slug, "name": t.name(ctx.lang), "score": score, "href": topic_path(slug),
+                           "conference_href": topic_path(slug, p.venue, p.year)})
     cite = bibtex(p)
     return {
         "page": "paper", "id": p.id, "href": paper_path(p.id),
@@ -93,6 +105,9 @@ def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
         "bibtex": cite, "bibtex_from_source": bool(p.bibtex and cite == p.bibtex.strip()),
         "bib_href": paper_path(p.id) + ".bib",
         "more_by_authors": more,
+        "topics": topics,
+        "similar": [sim_cards[pid] | {"score": round(sc, 4)} for pid, sc in similar if pid in sim_cards],
+        "similar_method": method,
         "sources": sorted({s.split(":", 1)[0] for s in p.sources}),
     }
 
