@@ -303,12 +303,17 @@ def test_no_inline_script_or_style(client: Any, ids: dict[str, str]) -> None:
 
 
 def test_rate_limit(web_home: Any, web_store: Store) -> None:
+    """The per-client token bucket covers pages too (tests/test_api_limits.py has the API's side)."""
     from starlette.testclient import TestClient
 
     from paperlist.web.app import Settings, create_app
+    from paperlist.web.limits import RateLimit
 
-    app = create_app(Settings(home=web_home, store=web_store, search_per_minute=3))
+    app = create_app(Settings(home=web_home, store=web_store, rate_limit=RateLimit(rate=0.05, burst=3, loopback=True)))
     with TestClient(app) as c:
         codes = [c.get("/en/search?q=graphs").status_code for _ in range(5)]
         assert codes[:3] == [200, 200, 200] and codes[-1] == 429
-        assert c.get("/en/").status_code == 200
+        r = c.get("/en/")
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+        assert "wait" in r.text
+        assert c.get("/static/site.css").status_code == 200       # static files are never limited

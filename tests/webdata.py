@@ -97,11 +97,12 @@ def records() -> list[Record]:
     ]
 
 
-def build_store(home: Path, index: bool = True) -> Store:
-    """A store in ``home`` holding records(), merged, with its search index (unless index=False)."""
+def build_store(home: Path, index: bool = True, extra: list[Record] | None = None) -> Store:
+    """A store in ``home`` holding records() and ``extra``, merged, with its search index (unless
+    index=False)."""
     store = Store(home / "paperlist.db")
     by_file: dict[str, list[Record]] = {}
-    for r in records():
+    for r in records() + (extra or []):
         by_file.setdefault(r.file, []).append(r)
     for file, recs in by_file.items():
         rows = [encode_record(r) for r in recs]

@@ -70,3 +70,24 @@ def catch_store_errors(f: F) -> F:
         except StoreError as e:
             fail(str(e))
     return wrapper  # type: ignore[return-value]
+
+
+def output_format(*extra: str) -> Callable[[F], F]:
+    """``--format text|json|EXTRA…`` and its shorthand ``--json`` on a command that prints data
+    (search, show, stats, venues, coverage). The command receives ``as_json`` and ``fmt``; its
+    signature keeps ``fmt`` only when it has formats beyond text and json."""
+    choices = ("text", "json", *extra)
+
+    def deco(f: F) -> F:
+        @functools.wraps(f)
+        def wrapper(*args: Any, fmt: str, as_json: bool, **kwargs: Any) -> Any:
+            fmt = "json" if as_json else fmt
+            if extra:
+                kwargs["fmt"] = fmt
+            return f(*args, as_json=fmt == "json", **kwargs)
+
+        wrapper = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")(wrapper)
+        wrapper = click.option("--format", "fmt", type=click.Choice(choices), default="text", show_default=True,
+                               help="Output format.")(wrapper)
+        return wrapper  # type: ignore[return-value]
+    return deco

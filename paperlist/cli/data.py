@@ -10,10 +10,11 @@ import click
 
 from .. import origins
 from .. import venues as venue_registry
+from ..citation import bibtex
 from ..index import fulltext
 from ..ingest import FileReport, IngestReport, ingest, merge_pending
 from ..sources import READERS
-from .common import catch_store_errors, echo_json, fail, home_dir, open_store, with_home
+from .common import catch_store_errors, echo_json, fail, home_dir, open_store, output_format, with_home
 from ..topics.build import is_current as topics_current
 from .index import print_build, rebuild_index
 from .topics import print_assign, refresh_topics
@@ -185,7 +186,7 @@ def merge_cmd(everything: bool) -> None:
 
 
 @click.command("stats")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@output_format()
 @with_home
 @catch_store_errors
 def stats_cmd(as_json: bool) -> None:
@@ -202,7 +203,7 @@ def stats_cmd(as_json: bool) -> None:
 
 
 @click.command("venues")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@output_format()
 @click.option("--all", "show_all", is_flag=True, help="Include registry venues without papers.")
 @with_home
 @catch_store_errors
@@ -220,11 +221,12 @@ def venues_cmd(as_json: bool, show_all: bool) -> None:
 
 @click.command("show")
 @click.argument("ref", metavar="PAPER_ID")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@output_format("bib")
 @with_home
 @catch_store_errors
-def show_cmd(ref: str, as_json: bool) -> None:
-    """Show one paper by its id, a retired id, or an external id (DOI, arXiv, OpenReview, ACL, source id)."""
+def show_cmd(ref: str, as_json: bool, fmt: str) -> None:
+    """Show one paper by its id, a retired id, or an external id (DOI, arXiv, OpenReview, ACL, source id);
+    --format bib prints its BibTeX entry."""
     store = open_store()
     ids = store.resolve_id(ref)
     if not ids:
@@ -236,6 +238,9 @@ def show_cmd(ref: str, as_json: bool) -> None:
         sys.exit(1)
     p = store.get_paper(ids[0])
     assert p is not None
+    if fmt == "bib":
+        click.echo(bibtex(p))
+        return
     if as_json:
         echo_json(p.to_dict())
         return
@@ -257,7 +262,7 @@ def show_cmd(ref: str, as_json: bool) -> None:
 
 @click.command("coverage")
 @click.option("--venue", default=None, help="Only this venue (aliases work: nips, NeurIPS).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@output_format()
 @with_home
 @catch_store_errors
 def coverage_cmd(venue: str | None, as_json: bool) -> None:

@@ -15,7 +15,7 @@ from ..search.engine import NoIndex
 from ..search.model import MAX_PER_PAGE, SORTS
 from ..search.query import parse_years
 from ..search.request import InvalidRequest
-from .common import echo_json, fail, home_dir, with_home
+from .common import echo_json, fail, home_dir, output_format, with_home
 
 _MARK = re.compile(r"<mark>(.*?)</mark>")
 
@@ -56,7 +56,7 @@ Examples:
 @click.option("--limit", "-n", type=click.IntRange(1, MAX_PER_PAGE), default=10, show_default=True,
               help="Hits per query (per page).")
 @click.option("--page", type=click.IntRange(1, None), default=1, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the whole result as JSON.")
+@output_format()
 @click.option("--batch", type=click.File("r", encoding="utf-8"), metavar="FILE",
               help="Read one query per line ('-' for stdin); print one JSON object per line, in order.")
 @with_home

@@ -11,7 +11,7 @@ from .base import StoreBase
 
 # Card columns: what a paper list shows. The abstract is cut in SQL (a list shows two lines of it).
 _CARD_COLS = ("id, venue, year, title, coalesce(title_plain, title) AS title_plain, status, accepted, track,"
-              " award, citations, substr(coalesce(abstract_plain, abstract), 1, 420) AS abstract_head")
+              " award, citations, updated_at, substr(coalesce(abstract_plain, abstract), 1, 420) AS abstract_head")
 # How a conference-year list is ordered: the most selective status first, then by title.
 _STATUS_ORDER = ("CASE status WHEN 'oral' THEN 0 WHEN 'spotlight' THEN 1 WHEN 'highlight' THEN 2"
                  " WHEN 'poster' THEN 3 WHEN 'accepted' THEN 4 WHEN 'rejected' THEN 6 WHEN 'withdrawn' THEN 7"
@@ -115,6 +115,24 @@ class BrowseMixin(StoreBase):
             f" ORDER BY {_STATUS_ORDER}, coalesce(title_plain, title) COLLATE NOCASE, id{page}", args)]
         self._attach_authors(rows)
         return total, rows
+
+    def recent_papers(self, venue: str, limit: int = 50) -> list[dict[str, Any]]:
+        """A venue's most recently added or changed papers as cards (its Atom feed): newest
+        ``updated_at`` first, then the newest year, best status, title."""
+        rows = [dict(r) for r in self.db.execute(
+            f"SELECT {_CARD_COLS} FROM papers WHERE venue=? ORDER BY updated_at DESC, year DESC, {_STATUS_ORDER},"  # noqa: S608
+            " coalesce(title_plain, title) COLLATE NOCASE, id LIMIT ?", (venue, limit))]
+        self._attach_authors(rows)
+        return rows
+
+    def updated_at(self, ids: list[str]) -> dict[str, str]:
+        """When each paper was last added or changed (ISO 8601, UTC)."""
+        out: dict[str, str] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            out.update(self.db.execute(f"SELECT id, updated_at FROM papers WHERE id IN ({marks})", chunk))  # noqa: S608
+        return out
 
     # --- authors ----------------------------------------------------------------------------
     def author(self, key: str) -> dict[str, Any] | None:

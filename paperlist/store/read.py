@@ -17,15 +17,29 @@ class ReadMixin(StoreBase):
         return self._paper(row) if row else None
 
     def get_papers(self, ids: list[str]) -> list[Paper]:
-        """Papers in the order of ``ids`` (unknown ids are left out)."""
+        """Papers in the order of ``ids`` (unknown ids are left out). Reads each child table once
+        per 500 ids rather than three queries per paper (exports read 10,000 papers at a time)."""
         if not ids:
             return []
         out: dict[str, Paper] = {}
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
-            q = f"SELECT * FROM papers WHERE id IN ({','.join('?' * len(chunk))})"  # noqa: S608
-            for row in self.db.execute(q, chunk):
-                out[row["id"]] = self._paper(row)
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(f"SELECT * FROM papers WHERE id IN ({marks})", chunk).fetchall()  # noqa: S608
+            authors: dict[str, list[Author]] = {}
+            for r in self.db.execute("SELECT paper_id, name, author_key, affiliation, orcid FROM paper_authors"
+                                     f" WHERE paper_id IN ({marks}) ORDER BY paper_id, position", chunk):  # noqa: S608
+                authors.setdefault(r[0], []).append(Author(name=r[1], key=r[2], affiliation=r[3], orcid=r[4]))
+            links: dict[str, list[tuple[str, str]]] = {}
+            for r in self.db.execute(f"SELECT paper_id, kind, url FROM links WHERE paper_id IN ({marks})", chunk):  # noqa: S608
+                links.setdefault(r[0], []).append((r[1], r[2]))
+            keywords: dict[str, list[str]] = {}
+            for r in self.db.execute(f"SELECT paper_id, keyword FROM keywords WHERE paper_id IN ({marks})"  # noqa: S608
+                                     " ORDER BY paper_id, position", chunk):
+                keywords.setdefault(r[0], []).append(r[1])
+            for row in rows:
+                pid = row["id"]
+                out[pid] = self._paper(row, authors.get(pid, []), links.get(pid, []), keywords.get(pid, []))
         return [out[i] for i in ids if i in out]
 
     def resolve_id(self, ref: str) -> list[str]:
@@ -46,14 +60,19 @@ class ReadMixin(StoreBase):
             "SELECT DISTINCT paper_id FROM records WHERE key=? AND paper_id IS NOT NULL ORDER BY paper_id",
             (ref,))]
 
-    def _paper(self, row: sqlite3.Row) -> Paper:
+    def _paper(self, row: sqlite3.Row, authors: list[Author] | None = None, links: list[tuple[str, str]] | None = None,
+               keywords: list[str] | None = None) -> Paper:
+        """A Paper from its row; children not given are read here."""
         pid = row["id"]
-        authors = [Author(name=r[0], key=r[1], affiliation=r[2], orcid=r[3]) for r in self.db.execute(
-            "SELECT name, author_key, affiliation, orcid FROM paper_authors WHERE paper_id=? ORDER BY position",
-            (pid,))]
-        links = [(r[0], r[1]) for r in self.db.execute("SELECT kind, url FROM links WHERE paper_id=?", (pid,))]
-        keywords = [r[0] for r in self.db.execute(
-            "SELECT keyword FROM keywords WHERE paper_id=? ORDER BY position", (pid,))]
+        if authors is None:
+            authors = [Author(name=r[0], key=r[1], affiliation=r[2], orcid=r[3]) for r in self.db.execute(
+                "SELECT name, author_key, affiliation, orcid FROM paper_authors WHERE paper_id=? ORDER BY position",
+                (pid,))]
+        if links is None:
+            links = [(r[0], r[1]) for r in self.db.execute("SELECT kind, url FROM links WHERE paper_id=?", (pid,))]
+        if keywords is None:
+            keywords = [r[0] for r in self.db.execute(
+                "SELECT keyword FROM keywords WHERE paper_id=? ORDER BY position", (pid,))]
         return Paper(
             id=pid, venue=row["venue"], year=row["year"], title=row["title"],
             title_plain=row["title_plain"] or row["title"], authors=authors, abstract=row["abstract"],

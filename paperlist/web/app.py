@@ -2,7 +2,12 @@
 over a read-only store (and the search index when there is one).
 
 Everything the app uses comes from Settings, so tests build hermetic apps over fixture stores and
-fake or real searchers. Middleware, outermost first: security headers, language prefix, gzip.
+fake or real searchers. Middleware, outermost first: security headers, request limits (sizes and a
+per-client token bucket), language prefix, gzip.
+
+The app is a FastAPI app so that the JSON API (web/api.py) gets its parameters validated and its
+OpenAPI document (/openapi.json) generated; the pages are plain Starlette routes in it, outside the
+schema.
 """
 
 from __future__ import annotations
@@ -10,16 +15,18 @@ from __future__ import annotations
 import logging
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from starlette.applications import Starlette
+from fastapi import FastAPI
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 
 from ..store import Store
 from . import i18n
+from .cache import ResponseCache
+from .limits import Limits, RateLimit
 from .middleware import LanguagePrefix, SecurityHeaders
 from .views.base import DataCache
 
@@ -37,7 +44,10 @@ class Settings:
     searcher: Any | None = None
     open_searcher: bool = True          # look for <home>/index when no searcher is given
     cache_seconds: int = 300            # Cache-Control max-age of pages
-    search_per_minute: int = 0          # per client address and worker; 0 = no limit
+    # Per client address and worker: requests per second (0 = no limit), burst, and whether
+    # loopback clients count (by default they are exempt).
+    rate_limit: RateLimit = field(default_factory=lambda: RateLimit(rate=10.0, burst=120))
+    search_cache: int = 2048            # search API responses kept per worker (0 = no cache)
 
 
 def open_searcher(home: Path) -> Any | None:
@@ -54,8 +64,18 @@ def open_searcher(home: Path) -> Any | None:
         return None
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The site as an ASGI app."""
+API_DESCRIPTION = """The paperlist library as JSON: search (the site's query language, facets, highlights),
+papers, conferences and their paper lists, authors, corpus figures. Searches and lists also come as
+BibTeX, CSV and JSON Lines exports (`format=bib|csv|jsonl`) and as Atom feeds (`format=atom`).
+
+Errors are RFC 9457 problem details (`application/problem+json`). Aliases (a DOI as a paper id,
+`nips` as a venue) answer 301 to the canonical address. Read-only: GET and HEAD only."""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The site and its JSON API as an ASGI app."""
+    from . import problems
+    from .api import openapi_document, router
     from .pages import error_handlers, routes
 
     settings = settings or Settings()
@@ -65,19 +85,36 @@ def create_app(settings: Settings | None = None) -> Starlette:
         searcher = open_searcher(Path(settings.home))
     for lang in i18n.LANGS:            # compile the catalogs now, not on the first request
         i18n.translations(lang)
-    app = Starlette(routes=routes(), exception_handlers=error_handlers(), middleware=[
-        Middleware(SecurityHeaders), Middleware(LanguagePrefix),
-        Middleware(GZipMiddleware, minimum_size=800, compresslevel=6)])   # level 6: ~same size, 1/3 the time of 9
+    handlers: dict[Any, Any] = {**error_handlers(), **problems.VALIDATION_HANDLERS}
+    app = FastAPI(
+        title="paperlist API", version="1.0", description=API_DESCRIPTION, routes=list[Any](routes()),
+        exception_handlers=handlers,
+        openapi_url="/openapi.json", docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None,
+        root_path_in_servers=False,       # /en/openapi.json must not rewrite the document's servers
+        middleware=[Middleware(SecurityHeaders), Middleware(Limits, rate=settings.rate_limit),
+                    Middleware(LanguagePrefix),
+                    Middleware(GZipMiddleware, minimum_size=800, compresslevel=6)])   # level 6: ~same size, 1/3 the time of 9
+    app.include_router(router)
+    app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     app.router.redirect_slashes = False
     app.state.settings = settings
     app.state.store = store
     app.state.searcher = searcher
     app.state.searcher_tried = time.monotonic()
     app.state.cache = DataCache(store)
-    app.state.rate = {}
+    app.state.search_cache = ResponseCache(max_entries=settings.search_cache)
     return app
 
 
-def app_from_env() -> Starlette:
-    """The app over $PAPERLIST_HOME (what `paperlist serve` hands each uvicorn worker)."""
-    return create_app(Settings(home=Path(os.environ.get("PAPERLIST_HOME") or "data")))
+def app_from_env() -> FastAPI:
+    """The app over $PAPERLIST_HOME (what `paperlist serve` hands each uvicorn worker); the rate
+    limit comes from $PAPERLIST_RATE_LIMIT (requests per second, 0 = off), $PAPERLIST_RATE_BURST
+    and $PAPERLIST_RATE_LOOPBACK (1: also limit loopback clients); $PAPERLIST_SEARCH_CACHE sets the
+    search cache's size (0 turns it off)."""
+    env = os.environ
+    base = Settings().rate_limit
+    rate = RateLimit(rate=float(env.get("PAPERLIST_RATE_LIMIT") or base.rate),
+                     burst=int(env.get("PAPERLIST_RATE_BURST") or base.burst),
+                     loopback=env.get("PAPERLIST_RATE_LOOPBACK", "") in ("1", "true", "yes"))
+    cache = int(env.get("PAPERLIST_SEARCH_CACHE") or Settings.search_cache)
+    return create_app(Settings(home=Path(env.get("PAPERLIST_HOME") or "data"), rate_limit=rate, search_cache=cache))

@@ -20,7 +20,7 @@ SECURITY_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), interest-cohort=()"),
 ]
-_SECTIONS = ("conferences", "papers", "authors", "search", "healthz", "static")
+_SECTIONS = ("conferences", "papers", "authors", "search", "healthz", "static", "api", "openapi.json")
 
 
 

@@ -18,19 +18,17 @@ from starlette.routing import Route
 
 from . import i18n
 from .app import open_searcher
+from .problems import http_problem, is_api_path
 from .i18n import N_
 from .render import STATIC_FILES, cached_response, render, static_version
 from .views.base import BadRequest, Ctx, PageError, Redirect, card
 from .views.papers import Ambiguous, build_author, build_bibtex, build_paper
+from .views.apidocs import build_api_docs
 from .views.search import build_search
 from .views.topics import build_topic, build_topics, build_venue_year_topics
 from .views.venues import build_conferences, build_home, build_venue, build_venue_year
 
 Handler = Callable[[Request], Awaitable[Response]]
-
-
-class TooManyRequests(PageError):
-    status = 429
 
 
 def ctx(request: Request) -> Ctx:
@@ -83,26 +81,8 @@ def error_page(request: Request, e: PageError) -> Response:
     return render(request, "error.html", data, status=e.status)
 
 
-def _rate_limited(request: Request) -> bool:
-    """A small per-client token bucket for /search (off unless configured)."""
-    limit = request.app.state.settings.search_per_minute
-    if not limit:
-        return False
-    key = request.client.host if request.client else "-"
-    now = time.monotonic()
-    tokens, last = request.app.state.rate.get(key, (float(limit), now))
-    tokens = min(float(limit), tokens + (now - last) * limit / 60.0)
-    if tokens < 1.0:
-        request.app.state.rate[key] = (tokens, now)
-        return True
-    request.app.state.rate[key] = (tokens - 1.0, now)
-    return False
-
-
 # --- handlers -------------------------------------------------------------------------------
 def _search(request: Request) -> dict[str, Any]:
-    if _rate_limited(request):
-        raise TooManyRequests(N_("Too many searches from your address; please wait a minute."))
     data = build_search(ctx(request), request.query_params)
     data["preview"] = request.query_params.get("preview") == "1"
     return data
@@ -187,6 +167,7 @@ def routes() -> list[Route]:
                                                                         r.query_params))),
         Route("/papers/{ref:path}", paper_or_bib),
         Route("/authors/{key:path}", page("author.html", lambda r: build_author(ctx(r), r.path_params["key"]))),
+        Route("/api", page("api.html", lambda r: build_api_docs(ctx(r), r.app.openapi()))),
         Route("/healthz", healthz),
         Route("/static/{name}", static),
         Route("/favicon.ico", favicon),
@@ -197,6 +178,8 @@ def routes() -> list[Route]:
 # --- errors outside the builders (no route, wrong method, crashes) --------------------------
 async def _http_error(request: Request, exc: Exception) -> Response:
     status = getattr(exc, "status_code", 500)
+    if is_api_path(request.url.path):
+        return http_problem(request, status, getattr(exc, "headers", None))
     if not hasattr(request.state, "lang"):
         request.state.lang, request.state.route_path = i18n.split_lang(request.url.path)
     if status == 404:

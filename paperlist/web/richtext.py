@@ -40,6 +40,9 @@ def _link_open(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
 
 
 _MD.add_render_rule("link_open", _link_open)
+# A backslash before a line break is markdown's hard break; in titles and abstracts it is an
+# artefact of the source's LaTeX, and <br> is not among the tags rendered text may hold.
+_MD.add_render_rule("hardbreak", lambda self, tokens, idx, options, env: " ")
 
 # --- MathML ----------------------------------------------------------------------------------
 _MATHML_TAGS = frozenset(

@@ -124,6 +124,21 @@ def href(path: str, params: Mapping[str, Any] | list[tuple[str, Any]] | None = N
     return path + ("?" + urlencode(q) if q else "")
 
 
+API_ROOT = "/api/v1"           # the JSON API mirrors the site's paths under this prefix
+EXPORT_FORMATS = ("bib", "csv", "jsonl")
+
+
+def format_links(path: str, params: list[tuple[str, Any]], paging: list[tuple[str, Any]] | None = None,
+                 exports: bool = True, atom: str | None = None) -> dict[str, str | None]:
+    """A resource in its other formats: the API's JSON and the page (with ``paging``), the exports
+    (the whole list, no paging) and an Atom feed. Paths carry no language prefix."""
+    paged = params + (paging or [])
+    out: dict[str, str | None] = {"json": href(API_ROOT + path, paged), "html": href(path, paged), "atom": atom}
+    for fmt in EXPORT_FORMATS:
+        out[fmt] = href(API_ROOT + path, params + [("format", fmt)]) if exports else None
+    return out
+
+
 _PLAIN_SEGMENT = re.compile(r"[a-z0-9._-]+")
 
 
@@ -153,6 +168,7 @@ def card(c: dict[str, Any]) -> dict[str, Any]:
         "id": c["id"],
         "href": paper_path(c["id"]),
         "title": c["title"],
+        "title_plain": c.get("title_plain") or c["title"],
         "title_html": render_inline(c["title"]),
         "authors": [{"name": a["name"], "key": a["key"], "href": author_path(a["key"])} for a in c["authors"]],
         "venue": c["venue"],
@@ -164,6 +180,7 @@ def card(c: dict[str, Any]) -> dict[str, Any]:
         "accepted": bool(c.get("accepted", True)),
         "track": c.get("track"),
         "award": c.get("award"),
+        "citations": c.get("citations"),
         "abstract_head": abstract + ("…" if len(abstract) >= 420 else ""),
     }
 

@@ -14,7 +14,7 @@ from ..i18n import N_
 from ..labels import LINK, status_key
 from ..richtext import render_block, render_inline
 from ...search.similar import similar_papers
-from .base import Ctx, NotFound, Redirect, author_path, card, paper_path, venue_path
+from .base import Ctx, NotFound, Redirect, author_path, card, format_links, paper_path, venue_path
 from .topics import topic_path
 
 _HTTP = re.compile(r"^https?://[^\s<>\"'`\\]+$", re.IGNORECASE)
@@ -72,44 +72,57 @@ def _ids(p: Paper) -> list[dict[str, str]]:
     return out
 
 
-def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
-    """Everything the paper page shows."""
-    p = find_paper(ctx, ref)
+def paper_fields(p: Paper) -> dict[str, Any]:
+    """A paper's plain data: no HTML, no query. The paper page adds its renderings to it, and the
+    JSON Lines export writes it as is (so a line there and the API's paper have the same fields)."""
     v = venues.get(p.venue)
-    more = [card(c) for c in ctx.store.cards(ctx.store.same_author_ids(p.id, limit=12))]
-    similar, method = similar_papers(ctx.searcher, p, limit=10)
-    sim_cards = {c["id"]: card(c) for c in ctx.store.cards([pid for pid, _ in similar])}
-    from ...topics import taxonomy
-    tax = taxonomy()
-    topics = []
-    for slug, score in ctx.store.paper_topics(p.id):
-        t = tax.get(slug)
-        if t is not None:
-            topics.append({"slug": slug, "name": t.name(ctx.lang), "score": score, "href": topic_path(slug),
-                           "conference_href": topic_path(slug, p.venue, p.year)})
     cite = bibtex(p)
     return {
-        "page": "paper", "id": p.id, "href": paper_path(p.id),
-        "title": p.title, "title_plain": p.title_plain, "title_html": render_inline(p.title),
+        "id": p.id, "href": paper_path(p.id), "title": p.title, "title_plain": p.title_plain,
         "authors": [{"name": a.name, "key": a.key, "href": author_path(a.key), "affiliation": a.affiliation}
                     for a in p.authors],
         "venue": {"key": p.venue, "short": v.short, "name": v.name, "href": venue_path(p.venue),
                   "year_href": venue_path(p.venue, p.year)},
-        "year": p.year, "status": p.status, "status_key": status_key(p.status), "accepted": p.accepted,
+        "year": p.year, "status": p.status, "accepted": p.accepted,
         "track": p.track if p.track and p.track != "main" else None, "award": p.award,
-        "abstract": p.abstract, "abstract_html": render_block(p.abstract),
-        "tldr": p.tldr, "tldr_html": render_inline(p.tldr),
-        "summary_zh": p.summary_zh, "summary_zh_html": render_block(p.summary_zh),
+        "abstract": p.abstract, "tldr": p.tldr, "summary_zh": p.summary_zh,
         "keywords": p.keywords, "primary_area": p.primary_area, "citations": p.citations,
         "links": _links(p), "ids": _ids(p),
         "bibtex": cite, "bibtex_from_source": bool(p.bibtex and cite == p.bibtex.strip()),
         "bib_href": paper_path(p.id) + ".bib",
-        "more_by_authors": more,
-        "topics": topics,
-        "similar": [sim_cards[pid] | {"score": round(sc, 4)} for pid, sc in similar if pid in sim_cards],
-        "similar_method": method,
         "sources": sorted({s.split(":", 1)[0] for s in p.sources}),
     }
+
+
+def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
+    """Everything the paper page shows: the paper's fields, their renderings, more by its authors."""
+    p = find_paper(ctx, ref)
+    more = [card(c) for c in ctx.store.cards(ctx.store.same_author_ids(p.id, limit=12))]
+    similar, method = similar_papers(ctx.searcher, p, limit=10)
+    sim_cards = {c["id"]: card(c) for c in ctx.store.cards([pid for pid, _ in similar])}
+    return {
+        "page": "paper", **paper_fields(p), "status_key": status_key(p.status),
+        "title_html": render_inline(p.title), "abstract_html": render_block(p.abstract),
+        "tldr_html": render_inline(p.tldr), "summary_zh_html": render_block(p.summary_zh),
+        "more_by_authors": more,
+        "topics": _topics(ctx, p),
+        "similar": [sim_cards[pid] | {"score": round(sc, 4)} for pid, sc in similar if pid in sim_cards],
+        "similar_method": method,
+    }
+
+
+def _topics(ctx: Ctx, p: Paper) -> list[dict[str, Any]]:
+    """The paper's topics, main first, with links to the topic and to it at this conference-year."""
+    from ...topics import taxonomy
+
+    tax = taxonomy()
+    out = []
+    for slug, score in ctx.store.paper_topics(p.id):
+        t = tax.get(slug)
+        if t is not None:
+            out.append({"slug": slug, "name": t.name(ctx.lang), "score": score, "href": topic_path(slug),
+                        "conference_href": topic_path(slug, p.venue, p.year)})
+    return out
 
 
 def build_bibtex(ctx: Ctx, ref: str) -> str:
@@ -140,7 +153,8 @@ def build_author(ctx: Ctx, key: str) -> dict[str, Any]:
                    for k, n in venue_counts.most_common(12)],
         "coauthors": [{"key": c["key"], "name": c["name"], "papers": c["papers"], "href": author_path(c["key"])}
                       for c in ctx.store.coauthors(key)],
+        "links": format_links(author_path(key), []),
     }
 
 
-__all__ = ["Ambiguous", "build_author", "build_bibtex", "build_paper", "find_paper"]
+__all__ = ["Ambiguous", "build_author", "build_bibtex", "build_paper", "find_paper", "paper_fields"]

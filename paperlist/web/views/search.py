@@ -12,11 +12,12 @@ from markupsafe import Markup
 from ... import venues
 from ...models import STATUSES
 from ...search import InvalidRequest, NoIndex
-from ...search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, SearchRequest, SearchResult
+from ...search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, Hit, SearchRequest, SearchResult
 from ..i18n import N_
 from ..labels import FACET, SORT, STATUS, status_key
 from ..richtext import render_inline
-from .base import BadRequest, Ctx, PageError, author_path, href, int_param, paper_path, venue_path
+from .base import (API_ROOT, BadRequest, Ctx, PageError, author_path, format_links, href, int_param, paper_path,
+                   venue_path)
 
 YEAR_RANGE = (1900, 2100)
 _NOT_MARK = re.compile(r"<(?!/?mark>)")
@@ -167,13 +168,25 @@ def only_marks(html: str) -> Markup:
     return Markup(_NOT_MARK.sub("&lt;", html or ""))
 
 
-def _hit(h: Any) -> dict[str, Any]:
-    return {"id": h.id, "href": paper_path(h.id), "title": h.title,
-            "title_html": only_marks(h.title_html) if "<mark>" in h.title_html else render_inline(h.title),
-            "authors": [{"name": n, "key": k, "href": author_path(k)} for n, k in zip(h.authors, h.author_keys)],
-            "venue": h.venue, "venue_short": h.venue_short, "venue_href": venue_path(h.venue, h.year),
-            "year": h.year, "status": h.status, "status_key": status_key(h.status), "accepted": h.accepted,
-            "track": h.track, "citations": h.citations, "abstract_html": only_marks(h.abstract_html), "score": round(h.score, 4)}
+def hit_data(h: Hit) -> dict[str, Any]:
+    """A hit as plain data (the API's hit): ``title_html`` and ``snippet_html`` are the engine's
+    escaped plain text with <mark> around matches, and no other tag."""
+    return {"id": h.id, "href": paper_path(h.id), "title": h.title, "title_html": str(only_marks(h.title_html)),
+            "authors": [{"name": n, "key": k} for n, k in zip(h.authors, h.author_keys)],
+            "venue": h.venue, "venue_short": h.venue_short, "year": h.year, "status": h.status,
+            "accepted": h.accepted, "track": h.track, "citations": h.citations,
+            "snippet_html": str(only_marks(h.abstract_html)), "score": round(h.score, 4)}
+
+
+def _hit(h: Hit) -> dict[str, Any]:
+    """A hit as the page shows it: the plain data plus links, and the title rendered (MathML)
+    when the query did not mark a word in it."""
+    d = hit_data(h)
+    d.update(title_html=Markup(d["title_html"]) if "<mark>" in d["title_html"] else render_inline(h.title),
+             authors=[{**a, "href": author_path(a["key"])} for a in d["authors"]],
+             venue_href=venue_path(h.venue, h.year), status_key=status_key(h.status),
+             abstract_html=Markup(d.pop("snippet_html")))
+    return d
 
 
 def _notes(interpreted: dict[str, Any]) -> dict[str, Any]:
@@ -182,6 +195,30 @@ def _notes(interpreted: dict[str, Any]) -> dict[str, Any]:
     return {"corrected": [{"typed": k, "used": v} for k, v in corrected.items()],
             "loose": interpreted.get("match") in ("most", "any"),
             "parse": list(interpreted.get("notes") or [])}
+
+
+def search_links(r: SearchRequest) -> dict[str, str | None]:
+    """The search in the API's formats: JSON (this page), exports of every hit, an Atom feed of the
+    newest matches."""
+    whole = request_params(r, page=1, per_page=20)
+    feed = href(API_ROOT + "/search", request_params(r, sort="newest", page=1, per_page=50) + [("format", "atom")])
+    return format_links("/search", whole, [("per_page", r.per_page if r.per_page != 20 else None),
+                                           ("page", r.page if r.page != 1 else None)], atom=feed)
+
+
+def run_search(ctx: Ctx, r: SearchRequest) -> SearchResult:
+    """The searcher's answer to a request; no index is a 503, a request past the limits a 400."""
+    if ctx.searcher is None:
+        raise SearchUnavailable(N_("Search is not available yet: the search index has not been built."),
+                                "paperlist index")
+    try:
+        res: SearchResult = ctx.searcher.search(r)
+        return res
+    except InvalidRequest as e:
+        raise BadRequest(N_("A parameter has a value this page does not understand."), str(e)[:200]) from None
+    except NoIndex:
+        raise SearchUnavailable(N_("Search is not available yet: the search index has not been built."),
+                                "paperlist index") from None
 
 
 def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -193,16 +230,7 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
         "sort": r.sort, "page": r.page, "per_page": r.per_page, "mode": r.mode, "topics": r.topics}}
     if not (r.q or r.venues or r.statuses or r.year_from or r.year_to or r.topics):
         return data | {"empty_query": True, "hits": [], "total": 0}
-    if ctx.searcher is None:
-        raise SearchUnavailable(N_("Search is not available yet: the search index has not been built."),
-                                "paperlist index")
-    try:
-        res: SearchResult = ctx.searcher.search(r)
-    except InvalidRequest as e:
-        raise BadRequest(N_("A parameter has a value this page does not understand."), str(e)[:200]) from None
-    except NoIndex:
-        raise SearchUnavailable(N_("Search is not available yet: the search index has not been built."),
-                                "paperlist index") from None
+    res = run_search(ctx, r)
     active = ([{"label": venues.get(v).short, "href": href("/search", request_params(r, venue=_toggle(r.venues, v),
                                                                                       page=1))} for v in r.venues]
               + [{"label": STATUS[s], "translate": True,
@@ -230,5 +258,6 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
                        "prev": href("/search", request_params(r, page=r.page - 1)) if r.page > 1 else None,
                        "next": href("/search", request_params(r, page=r.page + 1)) if r.page < pages else None},
         "full_href": href("/search", request_params(r, per_page=20, page=1)),
+        "links": search_links(r),
         "server_ms": round((time.perf_counter() - t0) * 1000, 1),
     }

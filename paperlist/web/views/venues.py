@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ... import venues
@@ -10,9 +11,11 @@ from ...store import ListFilter
 from ..charts import year_bars
 from ..i18n import N_
 from ..labels import KIND, STATUS, status_key
-from .base import BadRequest, Ctx, NotFound, Redirect, card, corpus_stats, href, int_param, venue_path, venue_stats
+from .base import (API_ROOT, BadRequest, Ctx, NotFound, Redirect, card, corpus_stats, format_links, href, int_param,
+                   venue_path, venue_stats)
 
 PER_PAGE_CHOICES = ("100", "250", "500", "all")
+MAX_LIST_PAGE = 1000
 _FIELD_ORDER = ("ml", "cv", "nlp", "ai", "robotics", "data-mining", "web", "graphics", "multimedia", "theory",
                 "science", "health")
 
@@ -112,11 +115,25 @@ def build_venue(ctx: Ctx, name: str) -> dict[str, Any]:
                                        "field": v.field, "field_name": _field_name(v.field, ctx.lang),
                                        "papers": stats[key]["papers"], "accepted": stats[key]["accepted"]},
             "years": years, "related": related, "chart": year_bars(rows),
+            "links": format_links(venue_path(key), [], exports=False, atom=venue_feed(key)),
             "totals": {k: sum(y[k] for y in years) for k in ("oral", "spotlight", "poster", "rejected")}}
 
 
-def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """The complete paper list of one conference-year, with status / track / keyword filters."""
+@dataclass(slots=True)
+class ListQuery:
+    """A conference-year list as a URL asks for it: venue, year, filters (the page, the API and the
+    exports read the same parameters the same way)."""
+
+    key: str
+    year: int
+    stats: dict[str, Any]
+    flt: ListFilter
+    q: str
+
+
+def list_query(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]) -> ListQuery:
+    """Check a conference-year list's venue, year, ``status`` / ``track`` / ``q`` filters; unknown
+    venues and years are 404s, aliases redirect, malformed filters are 400s."""
     if not year_s.isdigit() or len(year_s) != 4:
         raise NotFound(N_("There is no such year."), year_s[:20])
     year = int(year_s)
@@ -130,13 +147,38 @@ def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]
             raise BadRequest(N_("A parameter has a value this page does not understand."), f"status={s[:40]}")
     track = (params.get("track") or "").strip() or None
     q = (params.get("q") or "").strip()[:200]
+    return ListQuery(key, year, stats, ListFilter(statuses=statuses, track=track, words=q.split()[:8]), q)
+
+
+def list_ids(ctx: Ctx, lq: ListQuery, limit: int) -> list[str]:
+    """The ids of a conference-year list, in the list's order (what its exports contain)."""
+    return [r["id"] for r in ctx.store.list_papers(lq.key, lq.year, lq.flt, limit=limit)[1]]
+
+
+def link_params(lq: ListQuery) -> list[tuple[str, Any]]:
+    """A list's filters as URL parameters."""
+    return [("q", lq.q)] + [("status", s) for s in lq.flt.statuses] + [("track", lq.flt.track)]
+
+
+def venue_feed(key: str) -> str:
+    """The Atom feed of a venue's newest papers."""
+    return href(API_ROOT + venue_path(key), [("format", "atom")])
+
+
+def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any],
+                     any_per_page: bool = False) -> dict[str, Any]:
+    """The complete paper list of one conference-year, with status / track / keyword filters.
+    ``per_page`` is one of PER_PAGE_CHOICES (the page's links), or with ``any_per_page`` (the API)
+    any number from 1 to MAX_LIST_PAGE."""
+    lq = list_query(ctx, name, year_s, params)
+    key, year, stats, q = lq.key, lq.year, lq.stats, lq.q
+    statuses, track = lq.flt.statuses, lq.flt.track
     per_raw = params.get("per_page") or "100"
-    if per_raw not in PER_PAGE_CHOICES:
+    if per_raw not in PER_PAGE_CHOICES and not any_per_page:
         raise BadRequest(N_("A parameter has a value this page does not understand."), f"per_page={per_raw[:20]}")
-    per_page = None if per_raw == "all" else int(per_raw)
+    per_page = None if per_raw == "all" else int_param(params, "per_page", 100, 1, MAX_LIST_PAGE)
     page = int_param(params, "page", 1, 1, 100_000) or 1
-    flt = ListFilter(statuses=statuses, track=track, words=q.split()[:8])
-    total, rows = ctx.store.list_papers(key, year, flt, offset=(page - 1) * (per_page or 0), limit=per_page)
+    total, rows = ctx.store.list_papers(key, year, lq.flt, offset=(page - 1) * (per_page or 0), limit=per_page)
     pages = 1 if per_page is None else max(1, -(-total // per_page))
     if page > pages:
         raise BadRequest(N_("This page number is past the last page."), f"page={page} (1–{pages})")
@@ -169,10 +211,12 @@ def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]
         "clear_href": base if (q or statuses or track) else None,
         "per_page_links": [{"value": c, "href": link(per_page=None if c == "100" else c), "active": c == per_raw}
                            for c in PER_PAGE_CHOICES],
-        "pagination": {"page": page, "pages": pages,
+        "pagination": {"page": page, "pages": pages, "per_page": per_page,
                        "prev": link(page=page - 1 if page > 2 else None) if page > 1 else None,
                        "next": link(page=page + 1) if page < pages else None,
                        "first_index": (page - 1) * (per_page or 0) + 1},
+        "links": format_links(base, link_params(lq), [("per_page", per_raw if per_raw != "100" else None),
+                                                     ("page", page if page != 1 else None)], atom=venue_feed(key)),
         "prev_year": {"year": all_years[i - 1], "href": venue_path(key, all_years[i - 1])} if i > 0 else None,
         "next_year": ({"year": all_years[i + 1], "href": venue_path(key, all_years[i + 1])}
                       if i + 1 < len(all_years) else None),

@@ -1,0 +1,5 @@
+"""`python -m paperlist`: the command line."""
+
+from .cli import main
+
+main()

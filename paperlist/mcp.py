@@ -1,0 +1,193 @@
+"""paperlist as a Model Context Protocol server (``paperlist mcp``, stdio), with the official SDK.
+
+The tools answer from the same resource functions as the JSON API (``web.views.resources``), made
+more compact for a language model: plain-text snippets instead of HTML, short author lists, and no
+site-only fields. Errors a model can fix (unknown id, a parameter out of range) come back as tool
+errors saying what to change. Aliases (a DOI for a paper, ``nips`` for NeurIPS) are followed.
+
+To add a tool: a method on ``Tools`` (typed parameters and a docstring: they become its schema and
+description) and its name in ``TOOL_NAMES``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+from urllib.parse import unquote
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+from pydantic import Field
+
+from .models import STATUSES
+from .search.model import SORTS, SearchRequest
+from .store import Store
+from .web.app import STORE_FILE, open_searcher
+from .web.views import resources
+from .web.views.base import Ctx, DataCache, PageError, Redirect
+from .web.views.search import parse_request
+
+T = TypeVar("T")
+TOOL_NAMES = ["search_papers", "get_paper", "list_conferences", "list_conference_papers"]
+_TAG = re.compile(r"<[^>]+>")
+_HTML_FIELDS = ("title_html", "abstract_html", "tldr_html", "summary_zh_html", "bib_href", "bibtex_from_source")
+MAX_AUTHORS = 12
+
+Status = Literal[STATUSES]  # type: ignore[valid-type]
+
+
+def plain(html_text: str) -> str:
+    """A snippet's HTML (escaped text and <mark>) as plain text."""
+    return html.unescape(_TAG.sub("", html_text or ""))
+
+
+def _authors(authors: list[dict[str, Any]]) -> list[str]:
+    names = [a["name"] for a in authors[:MAX_AUTHORS]]
+    return names + [f"… and {len(authors) - MAX_AUTHORS} more"] if len(authors) > MAX_AUTHORS else names
+
+
+def _brief(p: dict[str, Any]) -> dict[str, Any]:
+    """A paper summary for a list: id, title, authors, venue, year, status."""
+    return {"id": p["id"], "title": p.get("title_plain") or p["title"], "authors": _authors(p["authors"]),
+            "venue": p.get("venue_short") or p["venue"], "year": p["year"], "status": p["status"],
+            "track": p.get("track")}
+
+
+class Tools:
+    """The MCP tools over one paperlist home (its store opened read-only, its search index)."""
+
+    def __init__(self, home: Path, store: Store | None = None, searcher: Any | None = None) -> None:
+        self.home = Path(home)
+        self.store = store or Store(self.home / STORE_FILE, readonly=True)
+        self.searcher = searcher if searcher is not None else open_searcher(self.home)
+        self.cache = DataCache(self.store)
+
+    def ctx(self) -> Ctx:
+        return Ctx(store=self.store, lang="en", cache=self.cache, searcher=self.searcher)
+
+    def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """A resource call with the builders' errors as tool errors; a redirect to another
+        spelling or id is followed once (its path segments are the new arguments)."""
+        try:
+            try:
+                return fn(*args)
+            except Redirect as r:        # args[0] is the Ctx; the path's segments replace those after it
+                parts = [unquote(x) for x in r.location.split("?", 1)[0].strip("/").split("/")[1:]]
+                return fn(args[0], *parts, *args[1 + len(parts):])
+        except PageError as e:
+            ids = getattr(e, "ids", None)
+            extra = f" Candidates: {', '.join(ids[:20])}." if ids else ""
+            raise ToolError(f"{e.message} ({e.detail}).{extra}" if e.detail else e.message + extra) from None
+
+    # --- the tools ------------------------------------------------------------------------------
+    def search_papers(
+        self,
+        query: Annotated[str, Field(max_length=1000, description=(
+            'Words, "phrases", -exclusions and filters: author:"Yoshua Bengio", title:, abstract:, venue:neurips,icml, '
+            "year:2020..2024, status:oral. Empty with filters lists every matching paper."))] = "",
+        venues: Annotated[list[str], Field(max_length=20, description="Venue keys or aliases (neurips, iclr, acl …).")]
+        = [],  # noqa: B006 - pydantic copies defaults
+        year_from: Annotated[int | None, Field(ge=1900, le=2100)] = None,
+        year_to: Annotated[int | None, Field(ge=1900, le=2100)] = None,
+        statuses: Annotated[list[Status], Field(max_length=8)] = [],  # noqa: B006
+        sort: Annotated[Literal[SORTS], Field(description="relevance, newest, oldest, title or citations.")]  # type: ignore[valid-type]
+        = "relevance",
+        limit: Annotated[int, Field(ge=1, le=50, description="Hits per page.")] = 10,
+        page: Annotated[int, Field(ge=1, le=200)] = 1,
+    ) -> dict[str, Any]:
+        """Search AI conference papers (NeurIPS, ICLR, ICML, CVPR, ACL …) by title, author,
+        abstract and keywords. Returns the total, hits (id, title, authors, venue, year, status,
+        a passage of the abstract), the busiest venues, years and statuses, and a spelling
+        suggestion. Use get_paper with a hit's id for the abstract and BibTeX."""
+        params: dict[str, Any] = {"q": query, "sort": sort, "page": str(page), "per_page": str(limit)}
+        r = self._call(parse_request, _Params(params, venue=venues, status=list(statuses)))
+        r.year_from, r.year_to = year_from, year_to
+        d = self._call(resources.search, self.ctx(), r, 10)
+        return {
+            "total": d["total"], "page": page, "pages": d["pages"],
+            "hits": [_brief(h) | {"snippet": plain(h["snippet_html"])} for h in d["hits"]],
+            "facets": {dim: [{"value": v["value"], "label": v["label"], "count": v["count"]} for v in vals]
+                       for dim, vals in d["facets"].items()},
+            "suggestion": d["suggestion"], "notes": d["interpreted"].get("notes", []),
+        }
+
+    def get_paper(self, paper_id: Annotated[str, Field(min_length=1, max_length=300, description=(
+            "A paper id from search_papers, or a DOI, arXiv id, OpenReview id or ACL Anthology id."))]) -> dict[str, Any]:
+        """One paper: title, all authors (with affiliations when known), venue, year, decision,
+        abstract, TL;DR, keywords, links (PDF, OpenReview, code …), external ids, BibTeX, and a
+        few more papers by the same authors."""
+        d = self._call(resources.paper, self.ctx(), paper_id.strip())
+        for k in _HTML_FIELDS:
+            d.pop(k, None)
+        d["authors"] = [{k: a[k] for k in ("name", "key", "affiliation") if a.get(k)} for a in d["authors"]]
+        d["venue"] = {k: d["venue"][k] for k in ("key", "short", "name")}
+        d["links"] = [{"kind": x["kind"], "url": x["url"]} for x in d["links"]]
+        d["ids"] = {x["kind"]: x["value"] for x in d["ids"]}
+        d["more_by_authors"] = [_brief(p) for p in d["more_by_authors"]]
+        return d
+
+    def list_conferences(
+        self, kind: Annotated[Literal["conference", "journal", "workshop"] | None, Field(
+            description="Only venues of this kind.")] = None,
+    ) -> dict[str, Any]:
+        """Every venue in the library (conferences, journals, workshops) with its key, names,
+        field, paper count and the years it has papers for. Use a key and a year with
+        list_conference_papers."""
+        d = self._call(resources.conferences, self.ctx())
+        venues = [{k: v[k] for k in ("key", "short", "name", "kind", "field", "parent", "papers", "years")}
+                  for v in d["venues"] if kind is None or v["kind"] == kind]
+        return {"venues": venues, "total": len(venues)}
+
+    def list_conference_papers(
+        self,
+        venue: Annotated[str, Field(min_length=1, max_length=100, description="Venue key or alias (neurips, cvpr …).")],
+        year: Annotated[int, Field(ge=1900, le=2100)],
+        statuses: Annotated[list[Literal[STATUSES + ("unknown",)]], Field(max_length=9)] = [],  # type: ignore[valid-type]  # noqa: B006
+        track: Annotated[str | None, Field(max_length=100)] = None,
+        query: Annotated[str, Field(max_length=200, description=(
+            "Words that must all appear in the title, an author's name or the abstract."))] = "",
+        page: Annotated[int, Field(ge=1, le=10_000)] = 1,
+        per_page: Annotated[int, Field(ge=1, le=200)] = 50,
+    ) -> dict[str, Any]:
+        """The papers one conference accepted (or received) in one year, best decision first
+        (oral, spotlight, poster …) then by title, a page at a time, with counts per status."""
+        params = _Params({"q": query, "track": track or "", "page": str(page), "per_page": str(per_page)},
+                         status=list(statuses))
+        d = self._call(resources.conference_year, self.ctx(), venue.strip(), str(year), params)
+        return {"venue": d["venue"]["short"], "venue_key": d["venue"]["key"], "year": d["year"], "total": d["total"],
+                "page": d["pagination"]["page"], "pages": d["pagination"]["pages"],
+                "status_counts": {x["value"]: x["count"] for x in d["status_counts"]},
+                "papers": [_brief(p) for p in d["papers"]]}
+
+
+class _Params(dict[str, str]):
+    """A query-parameter mapping with repeated values (``getlist``), as the builders read URLs."""
+
+    def __init__(self, single: dict[str, str], **lists: list[str]) -> None:
+        super().__init__({k: v for k, v in single.items() if v not in (None, "")})
+        self.lists = lists
+
+    def getlist(self, name: str) -> list[str]:
+        return list(self.lists.get(name) or ([self[name]] if name in self else []))
+
+
+def build_server(tools: Tools) -> MCPServer:
+    """The MCP server with every tool in TOOL_NAMES (all read-only)."""
+    server = MCPServer(
+        "paperlist", title="paperlist: AI conference papers", version="1.0",
+        instructions=("A library of AI top-conference papers (NeurIPS, ICLR, ICML, CVPR, ACL, AAAI and 30 more, "
+                      "260k+ papers). Search with search_papers, read one with get_paper (abstract, links, "
+                      "BibTeX), browse venues with list_conferences and list_conference_papers."))
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False, idempotent_hint=True)
+    for name in TOOL_NAMES:
+        server.add_tool(getattr(tools, name), name=name, annotations=read_only)
+    return server
+
+
+def serve(home: Path) -> None:
+    """Serve ``home`` over stdio until the client closes the pipe."""
+    build_server(Tools(home)).run("stdio")

@@ -1,0 +1,319 @@
+"""The JSON API under /api/v1: search, papers, conferences, authors, corpus figures; exports
+(BibTeX, CSV, JSON Lines) and Atom feeds of searches and lists.
+
+Each route declares its parameters (FastAPI validates them and documents them in /openapi.json),
+calls one function of ``views.resources`` (the pages' builders, reshaped) and sends the dict with
+orjson. Errors are raised by the builders and turned into problem+json by ``problems``. To add an
+endpoint: a function in ``views.resources``, a model in ``api_models``, and a route here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime, timezone
+from typing import Annotated, Any, Literal
+
+import anyio
+import orjson
+from fastapi import APIRouter, Path, Query
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+from .. import exports
+from ..models import STATUSES
+from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS
+from . import api_models as m
+from .problems import PROBLEM_MEDIA_TYPE
+from .cache import ResponseCache
+from .render import cached_response, render_json
+from .views import resources
+from .views.base import API_ROOT, Ctx, paper_path
+from .views.papers import paper_fields
+from .views.search import run_search
+from .views.venues import MAX_LIST_PAGE, list_ids, list_query
+
+router = APIRouter(prefix=API_ROOT)
+
+Sort = Literal[SORTS]                                    # type: ignore[valid-type]
+Mode = Literal[MODES]                                    # type: ignore[valid-type]
+Status = Literal[STATUSES]                               # type: ignore[valid-type]
+ListStatus = Literal[STATUSES + ("unknown",)]            # type: ignore[valid-type]
+ListFormat = Literal["json", "bib", "csv", "jsonl"]
+SearchFormat = Literal["json", "atom", "bib", "csv", "jsonl"]
+
+FEED_SIZE = 50
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": m.Problem, "description": desc}
+    for code, desc in ((404, "Unknown id, venue or year."), (422, "A parameter is invalid; `errors` says which."),
+                       (429, "Too many requests from this client (see Retry-After)."))}
+_EXPORT_CONTENT = {exports.MEDIA_TYPES[f].split(";")[0]: {"schema": {"type": "string"}}
+                   for f in ("bib", "csv", "jsonl")}
+_FEED_CONTENT = {"application/atom+xml": {"schema": {"type": "string"}}}
+_MOVED: dict[int | str, dict[str, Any]] = {301: {"description": "An alias or another spelling: the canonical address is in Location."}}
+
+FormatParam = Annotated[ListFormat, Query(alias="format", description=(
+    "`json` (default); or an export of the whole list, not only this page: `bib` (BibTeX), `csv`, "
+    "`jsonl` (one paper per line, the fields of /papers/{id} without HTML); streamed, at most `limit` rows."))]
+LimitParam = Annotated[int, Query(ge=1, le=exports.MAX_ROWS, description="Rows in an export (at most 10,000).")]
+
+
+def ctx(request: Request) -> Ctx:
+    """The builders' context for an API request (English labels; the API is language-neutral)."""
+    from .pages import searcher
+
+    st = request.app.state
+    return Ctx(store=st.store, lang="en", cache=st.cache, searcher=searcher(request))
+
+
+def send(request: Request, data: Any) -> Response:
+    """A JSON response with an ETag (304s) and the site's cache lifetime."""
+    return render_json(request, data, max_age=int(request.app.state.settings.cache_seconds))
+
+
+def _cache_key(c: Ctx, request: Request) -> tuple[str, str, str] | None:
+    """The search cache's key: the live index generation (checked with one stat) and the query."""
+    reload = getattr(c.searcher, "reload", None)
+    if reload is None:
+        return None
+    reload()
+    gen = getattr(c.searcher, "generation", None)
+    return (gen, request.url.path, request.url.query) if gen else None
+
+
+def _json_body(request: Request, body: bytes, cache: str) -> Response:
+    resp = cached_response(request, body, "application/json", max_age=int(request.app.state.settings.cache_seconds))
+    resp.headers["x-cache"] = cache
+    return resp
+
+
+def _base(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+def _stream(request: Request, ids: Iterable[str], fmt: str, name: str, total: int | None = None) -> Response:
+    """An export, streamed as it is read. The store is read on the event loop's thread between
+    yields (SQLite connections are per worker), ``exports.CHUNK`` papers at a time."""
+    store = request.app.state.store
+    base = _base(request)
+    chunks = exports.export(store, ids, fmt, record=paper_fields, paper_url=lambda pid: base + paper_path(pid))
+
+    async def body() -> Any:
+        for chunk in chunks:
+            yield chunk.encode()
+            await anyio.sleep(0)          # let other requests in between chunks
+
+    headers = {"content-disposition": f'attachment; filename="{_filename(name)}.{exports.EXTENSIONS[fmt]}"',
+               "cache-control": "no-store"}
+    if total is not None:
+        headers["x-total-count"] = str(total)
+        headers["x-export-rows"] = str(min(total, exports.MAX_ROWS))
+    return StreamingResponse(body(), media_type=exports.MEDIA_TYPES[fmt], headers=headers)
+
+
+def _filename(name: str) -> str:
+    return "paperlist-" + (re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-")[:60] or "export")
+
+
+def _feed(request: Request, ids: list[str], title: str, html_path: str) -> Response:
+    """An Atom feed of these papers (newest first as given)."""
+    store = request.app.state.store
+    base = _base(request)
+    papers = store.get_papers(ids)
+    updated = store.updated_at(ids)
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    newest = max(updated.values(), default=None) or store.last_ingest() or now
+    entries = exports.feed_entries(papers, updated, lambda pid: base + paper_path(pid), newest)
+    self_url = base + request.url.path + ("?" + request.url.query if request.url.query else "")
+    body = exports.atom_feed(self_url, title, self_url, base + html_path, newest, entries)
+    return Response(body, media_type=exports.MEDIA_TYPES["atom"],
+                    headers={"cache-control": f"public, max-age={int(request.app.state.settings.cache_seconds)}"})
+
+
+# --- search -------------------------------------------------------------------------------------
+@router.get("/search", response_model=m.SearchResponse, tags=["search"], summary="Search papers",
+            responses={**_ERRORS, 200: {"content": {**_FEED_CONTENT, **_EXPORT_CONTENT}},
+                       503: {"model": m.Problem, "description": "No search index yet."}})
+async def search(
+    request: Request,
+    q: Annotated[str, Query(max_length=MAX_QUERY_CHARS, description=(
+        "The query language of the site's search box: words, `\"phrases\"`, `-exclusions`, `author:`, "
+        "`title:`, `abstract:`, `keyword:`, `venue:`, `family:`, `year:2020..2024`, `status:oral`, `track:`. "
+        "Empty with filters: every paper matching the filters (orals first, then by title)."))] = "",
+    venue: Annotated[list[str], Query(max_length=50, description=(
+        "Venue keys or aliases (`nips`, `NeurIPS`); repeat or separate with commas; OR-ed."))] = [],  # noqa: B006
+    year: Annotated[int | None, Query(ge=1900, le=2100, description="One year (sets year_from and year_to).")] = None,
+    year_from: Annotated[int | None, Query(ge=1900, le=2100)] = None,
+    year_to: Annotated[int | None, Query(ge=1900, le=2100)] = None,
+    status: Annotated[list[Status], Query(max_length=20, description="Decision statuses; OR-ed.")] = [],  # noqa: B006
+    sort: Annotated[Sort, Query(description="`newest`/`oldest`: by year, then relevance.")] = "relevance",
+    mode: Annotated[Mode, Query(description="`semantic`/`hybrid` answer with keyword search until vectors exist.")]
+    = "keyword",
+    page: Annotated[int, Query(ge=1, le=MAX_WINDOW, description="page × per_page ≤ 10,000.")] = 1,
+    per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
+    facets: Annotated[bool, Query(description="Count venues, years and statuses over all matches.")] = True,
+    facet_size: Annotated[int, Query(ge=1, le=500, description="Values per facet (busiest first).")]
+    = resources.DEFAULT_FACET_SIZE,
+    snippets: Annotated[bool, Query(description="Highlight matches in titles and abstract passages.")] = True,
+    fmt: Annotated[SearchFormat, Query(alias="format", description=(
+        "`json` (default); `atom`: a feed of this page of hits (subscribe with `sort=newest`); `bib`, `csv`, "
+        "`jsonl`: an export of every hit in this order, not only this page, at most `limit` rows."))] = "json",
+    limit: LimitParam = exports.MAX_ROWS,
+) -> Response:
+    """Search titles, authors, abstracts and keywords with the site's query language and filters:
+    total, hits with highlighted snippets, facet counts, a did-you-mean suggestion."""
+    c = ctx(request)
+    key = _cache_key(c, request) if fmt == "json" else None
+    cache: ResponseCache = request.app.state.search_cache
+    body = cache.get(key) if key is not None else None
+    if body is not None:
+        return _json_body(request, body, "hit")
+    r = resources.search_request(request.query_params)
+    r.facets, r.snippets = facets and fmt == "json", snippets and fmt == "json"
+    if fmt == "json":
+        body = orjson.dumps(resources.search(c, r, facet_size), option=orjson.OPT_NON_STR_KEYS)
+        if key is not None:
+            cache.put(key, body)
+        return _json_body(request, body, "miss")
+    if fmt == "atom":
+        res = run_search(c, replace(r, facets=False, snippets=False))
+        title = f"paperlist: {r.q or 'papers'}" + (f" ({', '.join(r.venues)})" if r.venues else "")
+        return _feed(request, [h.id for h in res.hits], title, resources.search_links(r)["html"] or "/search")
+    first = run_search(c, replace(r, page=1, per_page=1, facets=False, snippets=False))
+    return _stream(request, resources.search_ids(c, r, limit), fmt, r.q or "search", total=first.total)
+
+
+# --- papers and authors -------------------------------------------------------------------------
+@router.get("/papers/{ref:path}", response_model=m.Paper, tags=["papers"], summary="One paper",
+            responses={**_ERRORS, **_MOVED, 200: {"content": {"application/x-bibtex": {"schema": {"type": "string"}}}},
+                       300: {"model": m.Problem, "description": "The id names several papers (`candidates`)."}})
+async def paper(
+    request: Request,
+    ref: Annotated[str, Path(description=(
+        "A paper id, or a DOI, arXiv, OpenReview, ACL Anthology or source id (301 to the paper's id)."))],
+    fmt: Annotated[Literal["json", "bib"], Query(alias="format", description="`bib`: the BibTeX entry alone.")]
+    = "json",
+) -> Response:
+    """A paper with its abstract (raw and rendered), authors, venue, status, links, external ids,
+    BibTeX and more papers by the same authors."""
+    d = resources.paper(ctx(request), ref)
+    if fmt == "bib":
+        return Response(d["bibtex"] + "\n", media_type=exports.MEDIA_TYPES["bib"])
+    return send(request, d)
+
+
+@router.get("/authors/{key:path}", response_model=m.AuthorDetail, tags=["authors"], summary="An author",
+            responses={**_ERRORS, **_MOVED, 200: {"content": _EXPORT_CONTENT}})
+async def author(request: Request, key: Annotated[str, Path(description="Author key, e.g. `yoshua-bengio`.")],
+                 fmt: FormatParam = "json", limit: LimitParam = exports.MAX_ROWS) -> Response:
+    """An author's papers (newest first), the venues they publish at and frequent co-authors."""
+    d = resources.author(ctx(request), key)
+    if fmt != "json":
+        return _stream(request, (p["id"] for p in d["papers"][:limit]), fmt, key, total=d["total"])
+    return send(request, d)
+
+
+# --- conferences --------------------------------------------------------------------------------
+@router.get("/conferences", response_model=m.VenueList, tags=["conferences"], summary="Every venue",
+            responses={429: _ERRORS[429]})
+async def conferences(request: Request) -> Response:
+    """Every venue with papers: conferences, then journals and workshops, busiest first."""
+    return send(request, resources.conferences(ctx(request)))
+
+
+@router.get("/conferences/{venue}", response_model=m.VenueDetail, tags=["conferences"], summary="A venue",
+            responses={**_ERRORS, **_MOVED, 200: {"content": _FEED_CONTENT}})
+async def conference(
+    request: Request, venue: Annotated[str, Path(description="Venue key or alias (`neurips`, `nips`).")],
+    fmt: Annotated[Literal["json", "atom"], Query(alias="format", description=(
+        "`atom`: a feed of the venue's newest papers (most recently added first)."))] = "json",
+) -> Response:
+    """A venue's years with paper and status counts, newest first, and its related venues."""
+    c = ctx(request)
+    d = resources.conference(c, venue)
+    if fmt == "atom":
+        key = d["venue"]["key"]
+        ids = [r["id"] for r in c.store.recent_papers(key, FEED_SIZE)]
+        return _feed(request, ids, f"paperlist: {d['venue']['short']}", d["venue"]["href"])
+    return send(request, d)
+
+
+@router.get("/conferences/{venue}/{year}", response_model=m.VenueYearList, tags=["conferences"],
+            summary="A conference-year's papers", responses={**_ERRORS, **_MOVED, 200: {"content": _EXPORT_CONTENT}})
+async def conference_year(
+    request: Request, venue: Annotated[str, Path(description="Venue key or alias.")],
+    year: Annotated[str, Path(description="Four-digit year.", pattern=r"^\d{4}$")],
+    status: Annotated[list[ListStatus], Query(  # type: ignore[valid-type]
+        max_length=20, description="Statuses; OR-ed.")] = [],  # noqa: B006
+    track: Annotated[str | None, Query(max_length=100, description="One track (`main`, `datasets` …).")] = None,
+    q: Annotated[str, Query(max_length=200, description="Words that must all appear in the title, an author's "
+                                                        "name or the abstract.")] = "",
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=MAX_LIST_PAGE)] = 100,
+    fmt: FormatParam = "json", limit: LimitParam = exports.MAX_ROWS,
+) -> Response:
+    """Every paper of one conference-year, best status first then by title, a page at a time,
+    with status and track counts; or the whole (filtered) list as an export."""
+    c = ctx(request)
+    if fmt != "json":
+        lq = list_query(c, venue, year, request.query_params)
+        ids = list_ids(c, lq, limit)
+        return _stream(request, ids, fmt, f"{lq.key}{lq.year}", total=len(ids))
+    return send(request, resources.conference_year(c, venue, year, request.query_params))
+
+
+# --- corpus -------------------------------------------------------------------------------------
+@router.get("/stats", response_model=m.Stats, tags=["corpus"], summary="Corpus figures",
+            responses={429: _ERRORS[429]})
+async def stats(request: Request) -> Response:
+    """Papers, accepted, with abstract, venues, authors, records and source files."""
+    return send(request, resources.stats(ctx(request)))
+
+
+@router.get("/coverage", response_model=m.Coverage, tags=["corpus"], summary="Coverage per venue and year",
+            responses=_ERRORS)
+async def coverage(request: Request, venue: Annotated[str | None, Query(
+        max_length=100, description="Only this venue (key or alias).")] = None) -> Response:
+    """Per venue and year: papers, accepted, with abstract, and each source file behind them."""
+    return send(request, resources.coverage(ctx(request), venue))
+
+
+@router.get("", response_model=m.ApiIndex, tags=["meta"], summary="The API's entry points")
+async def index(request: Request) -> Response:
+    """Where things are: the OpenAPI document, its reference page and the endpoints."""
+    eps = {"search": "/search?q={query}", "paper": "/papers/{id}", "conferences": "/conferences",
+           "conference": "/conferences/{venue}", "conference_year": "/conferences/{venue}/{year}",
+           "author": "/authors/{key}", "stats": "/stats", "coverage": "/coverage"}
+    return send(request, {"name": "paperlist", "version": "v1", "openapi": "/openapi.json", "docs": "/api",
+                          "endpoints": {k: API_ROOT + v for k, v in eps.items()}})
+
+
+def openapi_document(app: Any) -> dict[str, Any]:
+    """FastAPI's OpenAPI document, with error responses declared as application/problem+json (FastAPI
+    files every declared model under application/json). Cached on the app like FastAPI's own."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    from fastapi.openapi.utils import get_openapi
+
+    doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes,
+                      tags=[{"name": t, "description": d} for t, d in TAGS.items()])
+    doc["info"]["license"] = {"name": "MIT"}
+    for ops in doc["paths"].values():
+        for op in ops.values():
+            for code, resp in op.get("responses", {}).items():
+                content = resp.get("content") or {}
+                if code.isdigit() and int(code) >= 300 and "application/json" in content:
+                    content.pop(PROBLEM_MEDIA_TYPE, None)
+                    resp["content"] = {PROBLEM_MEDIA_TYPE: content.pop("application/json"), **content}
+    app.openapi_schema = doc
+    return doc
+
+
+TAGS = {"search": "Full-text search with the site's query language; exports and feeds of any search.",
+        "papers": "Papers by id or external id (DOI, arXiv, OpenReview, ACL Anthology).",
+        "conferences": "Venues, their years, and each conference-year's complete list.",
+        "authors": "Authors by key.", "corpus": "What the library holds and where it came from.",
+        "meta": "The API itself."}
+
+__all__ = ["openapi_document", "router"]

@@ -1,0 +1,333 @@
+"""The JSON API's response models: they make /openapi.json precise and document every field.
+
+Handlers build plain dicts (from the same builders as the pages) and send them with orjson; these
+models describe those dicts for the schema and are not run on each response (pydantic would cost
+more than the search itself). The schemathesis test checks that every response matches them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Model(BaseModel):
+    # Responses may grow new fields; clients must ignore those they do not know.
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+# --- shared pieces ----------------------------------------------------------------------------
+class AuthorRef(Model):
+    name: str = Field(description="The name as the chosen source writes it.")
+    key: str = Field(description="Stable author key (`/api/v1/authors/{key}`); spellings of one name share it.")
+
+
+class PaperAuthor(AuthorRef):
+    href: str = Field(description="The author's page on the site.")
+    affiliation: str | None = None
+
+
+class VenueRef(Model):
+    key: str = Field(description="Canonical venue key, e.g. `neurips`.")
+    short: str = Field(description="Short name, e.g. `NeurIPS`.")
+    name: str = Field(description="Full name.")
+    href: str = Field(description="The venue's page on the site.")
+
+
+class PaperBrief(Model):
+    """What every list of papers shows of one."""
+
+    id: str = Field(description="Paper id, e.g. `neurips2018-uhgcpawt` (stable across re-ingests).")
+    href: str = Field(description="The paper's page on the site (the API's is `/api/v1` + href).")
+    title: str = Field(description="Display title; may hold LaTeX or markdown. Untrusted text: escape it.")
+    authors: list[AuthorRef]
+    venue: str = Field(description="Venue key.")
+    venue_short: str
+    year: int
+    status: str | None = Field(description="oral, spotlight, highlight, poster, accepted, rejected, withdrawn, "
+                                           "desk-rejected, or null when no source says.")
+    accepted: bool
+    track: str | None = None
+    citations: int | None = None
+
+
+class PaperSummary(PaperBrief):
+    """A paper in a conference's or an author's list."""
+
+    title_plain: str = Field(description="The title as plain text.")
+    award: str | None = None
+    abstract_head: str = Field(description="The first 420 characters of the plain abstract ('…' when cut).")
+
+
+class Link(Model):
+    kind: str = Field(description="pdf, site, openreview, oa, proceedings, arxiv, doi, code, project …")
+    label: str
+    url: str = Field(description="An http(s) URL.")
+
+
+class ExternalId(Model):
+    kind: str = Field(description="doi, arxiv, openreview, acl …")
+    name: str
+    value: str
+    url: str = Field(description="Where the id resolves, or an empty string.")
+
+
+class Pagination(Model):
+    page: int
+    pages: int
+    per_page: int | None = Field(description="Papers per page; null for the whole list at once.")
+    prev: str | None = Field(description="The previous page (site path), or null.")
+    next: str | None = Field(description="The next page (site path), or null.")
+    first_index: int = Field(description="1-based position of the page's first paper in the list.")
+
+
+class FormatLinks(Model):
+    """The same resource in other formats (paths with their query)."""
+
+    json_: str = Field(alias="json", description="This resource (this page of it) as JSON.")
+    html: str = Field(description="The page on the site.")
+    atom: str | None = None
+    bib: str | None = None
+    csv: str | None = None
+    jsonl: str | None = None
+
+
+# --- papers -----------------------------------------------------------------------------------
+class Paper(Model):
+    """One paper, merged from every source that lists it."""
+
+    id: str
+    href: str
+    title: str = Field(description="Display title (may hold LaTeX / markdown). Untrusted text: escape it.")
+    title_plain: str
+    title_html: str = Field(description="The title rendered: LaTeX math as MathML, emphasis as HTML (sanitized).")
+    authors: list[PaperAuthor]
+    venue: VenueRef
+    year: int
+    status: str | None
+    accepted: bool
+    track: str | None = Field(description="The track when it is not the main one.")
+    award: str | None
+    abstract: str | None = Field(description="The abstract as the source gives it (LaTeX, markdown).")
+    abstract_html: str = Field(description="The abstract rendered (MathML, emphasis, paragraphs; sanitized).")
+    tldr: str | None
+    summary_zh: str | None = Field(description="A Chinese summary, when a source has one.")
+    keywords: list[str]
+    primary_area: str | None
+    citations: int | None
+    links: list[Link]
+    ids: list[ExternalId]
+    bibtex: str = Field(description="The source's BibTeX when it parses, else one generated from the fields.")
+    bibtex_from_source: bool
+    bib_href: str = Field(description="The BibTeX entry as a file.")
+    sources: list[str] = Field(description="The source kinds that list the paper (papercopilot, acl …).")
+    more_by_authors: list[PaperSummary] = Field(description="Other papers by the same authors.")
+
+
+# --- search -----------------------------------------------------------------------------------
+class SearchQuery(Model):
+    """The request as understood (defaults filled in, venue aliases resolved)."""
+
+    q: str
+    venues: list[str]
+    year_from: int | None
+    year_to: int | None
+    statuses: list[str]
+    sort: str
+    mode: str
+    page: int
+    per_page: int
+
+
+class SearchHit(PaperBrief):
+    """A paper a search found."""
+
+    title_html: str = Field(description="The plain title, HTML-escaped, matches in <mark> (no other tag).")
+    snippet_html: str = Field(description="A passage of the abstract, HTML-escaped, matches in <mark>; may be empty.")
+    score: float = Field(description="Relevance score (0 for sorts other than relevance).")
+
+
+class FacetValue(Model):
+    value: str = Field(description="The filter value to send back (`venue=`, `year=`, `status=`).")
+    label: str
+    count: int = Field(description="Matching papers with this value (counted without this dimension's own filter).")
+    selected: bool
+
+
+class Facets(Model):
+    venue: list[FacetValue] = Field(default_factory=list)
+    year: list[FacetValue] = Field(default_factory=list)
+    status: list[FacetValue] = Field(default_factory=list)
+
+
+class SearchLinks(FormatLinks):
+    next: str | None = None
+    prev: str | None = None
+
+
+class SearchResponse(Model):
+    query: SearchQuery
+    total: int = Field(description="Papers matching (all of them, not only this page).")
+    pages: int = Field(description="Pages reachable with this per_page (page × per_page ≤ 10,000).")
+    took_ms: float = Field(description="Time the search engine took.")
+    hits: list[SearchHit]
+    facets: Facets
+    suggestion: str | None = Field(description="A corrected query ('did you mean'), when the words look misspelled.")
+    interpreted: dict[str, Any] = Field(description="How the query was understood: words, phrases, filters, "
+                                                    "corrected words, notes on syntax that was searched as text.")
+    links: SearchLinks
+
+
+# --- venues -----------------------------------------------------------------------------------
+class VenueSummary(Model):
+    key: str
+    short: str
+    name: str
+    kind: str = Field(description="conference, journal or workshop.")
+    field: str = Field(description="ml, cv, nlp, ai, robotics …")
+    parent: str | None = Field(description="The parent venue of a sub-venue (Findings of ACL → acl).")
+    aliases: list[str]
+    papers: int
+    accepted: int
+    years: list[int]
+    href: str
+
+
+class VenueList(Model):
+    venues: list[VenueSummary]
+    total: int
+
+
+class VenueYearRow(Model):
+    year: int
+    href: str
+    total: int
+    accepted: int
+    oral: int
+    spotlight: int = Field(description="Spotlight and highlight papers.")
+    poster: int
+    rejected: int = Field(description="Rejected, withdrawn and desk-rejected submissions.")
+
+
+class VenueInfo(VenueRef):
+    kind: str
+    field: str
+    field_name: str
+    papers: int
+    accepted: int
+
+
+class VenueDetail(Model):
+    venue: VenueInfo
+    years: list[VenueYearRow] = Field(description="Newest year first.")
+    totals: dict[str, int]
+    related: list[VenueSummary] = Field(description="The parent venue and sub-venues (Findings, workshops).")
+    links: FormatLinks
+
+
+class CountLink(Model):
+    value: str
+    count: int
+    active: bool
+    href: str
+
+
+class VenueYearList(Model):
+    venue: VenueRef
+    year: int
+    total: int = Field(description="Papers matching the filters.")
+    year_total: int = Field(description="All papers of this conference-year.")
+    papers: list[PaperSummary]
+    filters: dict[str, Any]
+    status_counts: list[CountLink]
+    track_counts: list[CountLink]
+    pagination: Pagination
+    prev_year: int | None
+    next_year: int | None
+    links: FormatLinks
+
+
+# --- authors, corpus --------------------------------------------------------------------------
+class AuthorVenue(Model):
+    key: str
+    short: str
+    count: int
+    href: str
+
+
+class Coauthor(Model):
+    key: str
+    name: str
+    papers: int
+    href: str
+
+
+class AuthorDetail(Model):
+    key: str
+    name: str
+    href: str
+    spellings: list[str] = Field(description="Other written forms of the name.")
+    total: int
+    first_year: int | None
+    last_year: int | None
+    papers: list[PaperSummary] = Field(description="Newest year first.")
+    venues: list[AuthorVenue]
+    coauthors: list[Coauthor]
+    links: FormatLinks
+
+
+class Stats(Model):
+    papers: int
+    accepted: int
+    with_abstract: int
+    venues: int = Field(description="Top-level venues (sub-venues such as Findings count with their parent).")
+    venue_keys: int
+    venue_years: int
+    authors: int
+    records: int = Field(description="Source records merged into the papers.")
+    files: int
+    sources: dict[str, int] = Field(description="Source files per source kind.")
+    pending_merge: int
+    last_ingest: str | None = Field(description="When a source file was last ingested (ISO 8601, UTC).")
+
+
+class CoverageSource(Model):
+    file: str
+    source: str
+    records: int
+    ingested_at: str
+
+
+class CoverageRow(Model):
+    venue: str
+    year: int
+    papers: int
+    accepted: int
+    with_abstract: int
+    sources: list[CoverageSource]
+
+
+class Coverage(Model):
+    rows: list[CoverageRow]
+    total: int
+
+
+class ApiIndex(Model):
+    name: str
+    version: str
+    openapi: str
+    docs: str
+    endpoints: dict[str, str]
+
+
+class Problem(Model):
+    """An error (RFC 9457 problem details)."""
+
+    type: str = Field(description="A URI reference naming the kind of problem; its anchor on /api explains it.")
+    title: str
+    status: int
+    detail: str = Field(description="What went wrong and how to fix the request.")
+    instance: str | None = None
+    errors: list[dict[str, Any]] | None = Field(default=None, description="One entry per invalid parameter.")
+    candidates: list[str] | None = Field(default=None, description="For an ambiguous id: the papers it names.")

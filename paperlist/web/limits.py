@@ -1,0 +1,152 @@
+"""Request limits: sizes (path, query string, body) and a per-client token bucket.
+
+The bucket is per client address and per worker process (workers share nothing; with N workers a
+client gets up to N times the rate, which is the honest price of not needing a shared store).
+Loopback clients are exempt unless configured otherwise, so local use, tests and benchmarks are
+never throttled; behind a reverse proxy on the same host, uvicorn's proxy headers give the real
+client address. An export costs ``EXPORT_COST`` tokens: it reads up to 10,000 papers.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from urllib.parse import parse_qsl
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from . import i18n
+from .middleware import HTTPMiddleware
+from .problems import is_api_path, problem
+
+MAX_PATH_BYTES = 2_048
+MAX_QUERY_BYTES = 8_192        # a 1,000-character query, percent-encoded as UTF-8, plus filters
+MAX_BODY_BYTES = 16_384        # the site and API read no bodies; anything big is refused early
+EXPORT_COST = 10
+MAX_CLIENTS = 50_000           # buckets kept; the least recently seen are forgotten first
+_EXEMPT = ("/static/", "/healthz", "/favicon.ico", "/robots.txt")
+_LOOPBACK = ("127.", "::1", "localhost", "testclient")
+_CORS = (b"access-control-allow-origin", b"*")
+
+
+@dataclass
+class RateLimit:
+    """``rate`` requests per second per client (0: off), bursts of up to ``burst``."""
+
+    rate: float = 0.0
+    burst: int = 60
+    loopback: bool = False            # also limit clients on 127.0.0.0/8 and ::1
+
+
+class TokenBuckets:
+    """Token buckets keyed by client, in an LRU so that many addresses cannot exhaust memory."""
+
+    def __init__(self, limit: RateLimit) -> None:
+        self.limit = limit
+        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def take(self, client: str, cost: float = 1.0, now: float | None = None) -> float:
+        """Take ``cost`` tokens; 0.0 when allowed, else the seconds until they will be there."""
+        now = time.monotonic() if now is None else now
+        rate, burst = self.limit.rate, float(self.limit.burst)
+        tokens, last = self.buckets.pop(client, (burst, now))
+        tokens = min(burst, tokens + (now - last) * rate)
+        cost = min(cost, burst)               # a costly request is still possible with a full bucket
+        if tokens < cost:
+            self.buckets[client] = (tokens, now)
+            return (cost - tokens) / rate
+        self.buckets[client] = (tokens - cost, now)
+        while len(self.buckets) > MAX_CLIENTS:
+            self.buckets.popitem(last=False)
+        return 0.0
+
+
+def _is_loopback(host: str) -> bool:
+    return host.startswith(_LOOPBACK)
+
+
+class Limits(HTTPMiddleware):
+    """Refuses oversized requests (414, 413) and clients over their rate (429 with Retry-After).
+    API paths answer problem+json; pages answer plain text in the request's language."""
+
+    def __init__(self, app: ASGIApp, rate: RateLimit | None = None) -> None:
+        super().__init__(app)
+        self.rate = rate or RateLimit()
+        self.buckets = TokenBuckets(self.rate)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope["path"]
+        query: bytes = scope.get("query_string", b"")
+        refusal: Response | None = None
+        if len(path.encode()) > MAX_PATH_BYTES or len(query) > MAX_QUERY_BYTES:
+            refusal = _refuse(scope, 414, "uri-too-long",
+                              f"path and query may have at most {MAX_PATH_BYTES} and {MAX_QUERY_BYTES} bytes")
+        elif _content_length(scope) > MAX_BODY_BYTES:
+            refusal = _refuse(scope, 413, "request-too-large", f"request bodies may have at most {MAX_BODY_BYTES} bytes")
+        elif self.rate.rate > 0 and not path.startswith(_EXEMPT):
+            host = (scope.get("client") or ("-", 0))[0] or "-"
+            if self.rate.loopback or not _is_loopback(host):
+                wait = self.buckets.take(host, _cost(query))
+                if wait:
+                    retry = str(max(1, math.ceil(wait)))
+                    refusal = _refuse(scope, 429, "rate-limited",
+                                      f"more than {self.rate.rate:g} requests per second (bursts of "
+                                      f"{self.rate.burst}); retry in {retry} s", {"retry-after": retry})
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        if is_api_path(path):
+            await self._api(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    async def _api(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """API responses may be read by scripts on any site (public, read-only data, no cookies),
+        and HEAD is answered as GET without the body (FastAPI routes declare GET only; the page
+        routes answer HEAD themselves)."""
+        head = scope["method"] == "HEAD"
+
+        async def api_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), _CORS]}
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"} if head else scope, receive, api_send)
+
+
+def _cost(query: bytes) -> float:
+    fmt = dict(parse_qsl(query.decode("latin-1"))).get("format") if b"format=" in query else None
+    return EXPORT_COST if fmt in ("bib", "csv", "jsonl") else 1.0
+
+
+def _content_length(scope: Scope) -> int:
+    for k, v in scope.get("headers", []):
+        if k == b"content-length":
+            try:
+                return int(v)
+            except ValueError:
+                return MAX_BODY_BYTES + 1
+    return 0
+
+
+_PAGE_MESSAGES = {
+    429: i18n.N_("Too many requests from your address; please wait a little and try again."),
+    414: i18n.N_("This address is too long."),
+    413: i18n.N_("This request is too large."),
+}
+
+
+def _refuse(scope: Scope, status: int, kind: str, detail: str, headers: dict[str, str] | None = None) -> Response:
+    request = Request(scope)
+    if is_api_path(request.url.path):
+        return problem(kind, detail, status=status, instance=request.url.path[:200], headers=headers)
+    lang, _route = i18n.split_lang(request.url.path)
+    text = i18n.translations(lang).gettext(_PAGE_MESSAGES[status])
+    return Response(f"{status}: {text}\n", status_code=status, media_type="text/plain; charset=utf-8",
+                    headers={"cache-control": "no-store", **(headers or {})})

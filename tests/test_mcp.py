@@ -1,0 +1,116 @@
+"""The MCP server, driven by the official SDK's own client over stdio: `paperlist mcp` runs as a
+subprocess on the site's fixture home; every tool answers, and mistakes come back as tool errors
+that say what to fix."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from paperlist.mcp import TOOL_NAMES, plain
+from paperlist.store import Store
+from tests.webdata import paper_id
+
+
+def _run(home: Path, script: Any) -> Any:
+    """Start `python -m paperlist --home HOME mcp`, connect the SDK's client, run ``script(client)``."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "paperlist", "--home", str(home), "mcp"],
+                                   cwd=str(Path(__file__).resolve().parent.parent))
+
+    async def main() -> Any:
+        with anyio.fail_after(60):
+            async with Client(params) as client:
+                return await script(client)
+
+    return anyio.run(main)
+
+
+@pytest.fixture(scope="module")
+def answers(web_home: Path, web_store: Store) -> dict[str, Any]:
+    """One server process answers every call of this module (starting one takes ~1-2 s)."""
+    spec = paper_id(web_store, "spec")
+
+    async def script(c: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"tools": (await c.list_tools()).tools}
+        calls = {
+            "search": ("search_papers", {"query": "speculative decoding", "limit": 3}),
+            "filtered": ("search_papers", {"query": "", "venues": ["nips"], "year_from": 2024, "year_to": 2024,
+                                            "statuses": ["poster"], "sort": "title", "limit": 2}),
+            "paper": ("get_paper", {"paper_id": spec}),
+            "alias": ("get_paper", {"paper_id": "SPEC123"}),
+            "ambiguous": ("get_paper", {"paper_id": "10.1234/tmlr.2023_1"}),
+            "missing": ("get_paper", {"paper_id": "no-such-paper"}),
+            "venues": ("list_conferences", {}),
+            "journals": ("list_conferences", {"kind": "journal"}),
+            "list": ("list_conference_papers", {"venue": "NIPS", "year": 2024, "per_page": 2}),
+            "list_bad_year": ("list_conference_papers", {"venue": "neurips", "year": 1999}),
+            "list_bad_page": ("list_conference_papers", {"venue": "neurips", "year": 2024, "page": 99}),
+            "bad_limit": ("search_papers", {"query": "x", "limit": 500}),
+            "bad_status": ("search_papers", {"query": "x", "statuses": ["maybe"]}),
+        }
+        for name, (tool, args) in calls.items():
+            out[name] = await c.call_tool(tool, args)
+        return out
+
+    return _run(web_home, script)  # type: ignore[no-any-return]
+
+
+def test_tools_are_listed(answers: dict[str, Any]) -> None:
+    tools = {t.name: t for t in answers["tools"]}
+    assert set(tools) == set(TOOL_NAMES) == {"search_papers", "get_paper", "list_conferences", "list_conference_papers"}
+    search = tools["search_papers"]
+    assert "query" in search.input_schema["properties"] and search.description
+    assert search.annotations.read_only_hint is True
+
+
+def test_search_papers(answers: dict[str, Any]) -> None:
+    r = answers["search"]
+    assert not r.is_error
+    d = r.structured_content
+    assert d["total"] >= 1 and d["hits"][0]["title"].startswith("Attention Drift")
+    hit = d["hits"][0]
+    assert hit["authors"] == ["Ada Lovelace", "Alan Turing", "Grace Hopper"] and hit["venue"] == "NeurIPS"
+    assert "<mark>" not in hit["snippet"] and "speculative" in hit["snippet"].lower()
+    assert set(d["facets"]) == {"venue", "year", "status"}
+    f = answers["filtered"].structured_content
+    assert len(f["hits"]) == 2 and all(h["status"] == "poster" and h["year"] == 2024 for h in f["hits"])
+    assert [h["title"] for h in f["hits"]] == sorted(h["title"] for h in f["hits"])
+
+
+def test_get_paper(answers: dict[str, Any]) -> None:
+    d = answers["paper"].structured_content
+    assert d["abstract"].startswith("Speculative decoding") and d["ids"]["arxiv"] == "2401.00001"
+    assert d["bibtex"].startswith("@") and d["venue"]["short"] == "NeurIPS"
+    assert not any(k.endswith("_html") for k in d)
+    assert answers["alias"].structured_content["id"] == d["id"]                 # an OpenReview id is followed
+    amb = answers["ambiguous"]
+    assert amb.is_error and "Candidates:" in amb.content[0].text
+    miss = answers["missing"]
+    assert miss.is_error and "no paper with this id" in miss.content[0].text and "no-such-paper" in miss.content[0].text
+
+
+def test_conferences(answers: dict[str, Any]) -> None:
+    v = answers["venues"].structured_content
+    assert v["total"] == len(v["venues"]) and v["venues"][0]["key"] == "neurips"
+    assert {x["kind"] for x in answers["journals"].structured_content["venues"]} == {"journal"}
+    lst = answers["list"].structured_content
+    assert lst["venue_key"] == "neurips" and lst["total"] == 5 and lst["pages"] == 3 and len(lst["papers"]) == 2
+    assert lst["status_counts"] == {"oral": 1, "spotlight": 1, "poster": 3}
+
+
+@pytest.mark.parametrize("name,words", [
+    ("list_bad_year", "no papers from this venue in this year"), ("list_bad_page", "past the last page"),
+    ("bad_limit", "less than or equal to 50"), ("bad_status", "statuses"),
+])
+def test_errors_say_what_to_fix(answers: dict[str, Any], name: str, words: str) -> None:
+    r = answers[name]
+    assert r.is_error and words in r.content[0].text, r.content[0].text
+
+
+def test_plain() -> None:
+    assert plain("a <mark>b</mark> &amp; c &lt;x&gt;") == "a b & c <x>"
