@@ -182,12 +182,17 @@ def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
             shutil.rmtree(path, ignore_errors=True)
             raise
         previous = current_generation(root)
-        tmp = root / f".CURRENT.{secrets.token_hex(4)}"
-        tmp.write_text(gen + "\n", "utf-8")
-        os.replace(tmp, root / CURRENT_FILE)
-        _fsync_dir(root)
+        switch_current(root, gen)
         _collect_garbage(root, keep={gen, previous})
         return BuildReport(gen, path, n, time.perf_counter() - t0)
+
+
+def switch_current(root: Path, gen: str) -> None:
+    """Point ``root/CURRENT`` at generation ``gen`` atomically (readers see the old or the new name)."""
+    tmp = root / f".CURRENT.{secrets.token_hex(4)}"
+    tmp.write_text(gen + "\n", "utf-8")
+    os.replace(tmp, root / CURRENT_FILE)
+    _fsync_dir(root)
 
 
 def _fsync_dir(path: Path) -> None:

@@ -35,6 +35,7 @@ from typing import Any
 import orjson
 
 from .encoder import DIM, MODEL_NAME
+from .fulltext import switch_current
 
 CURRENT_FILE = "CURRENT"
 HASH_BYTES = 12
@@ -192,9 +193,7 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
         shutil.rmtree(path, ignore_errors=True)
         raise
     previous = current_generation(root)
-    tmp = root / f".CURRENT.{secrets.token_hex(4)}"
-    tmp.write_text(gen + "\n", "utf-8")
-    os.replace(tmp, root / CURRENT_FILE)
+    switch_current(root, gen)
     for d in root.iterdir():           # keep the live and the previous generation (readers move over)
         if d.is_dir() and d.name.startswith("g") and d.name not in (gen, previous):
             shutil.rmtree(d, ignore_errors=True)

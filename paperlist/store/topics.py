@@ -94,20 +94,11 @@ class TopicsMixin(StoreBase):
         if pid is not None:
             yield pid, slugs
 
-    def topic_counts(self, venue: str | None = None, year: int | None = None,
-                     main_only: bool = False) -> dict[tuple[str, int, str], int]:
+    def topic_counts(self, venue: str | None = None, year: int | None = None) -> dict[tuple[str, int, str], int]:
         """Papers per (topic, year, venue), optionally within one venue and/or year."""
-        where, args = ["1=1"], []
-        if venue:
-            where.append("venue=?")
-            args.append(venue)
-        if year:
-            where.append("year=?")
-            args.append(year)
-        if main_only:
-            where.append("rank=1")
+        where, args = self._topic_where(None, venue, year)
         return {(r[0], int(r[1]), r[2]): int(r[3]) for r in self.db.execute(
-            f"SELECT topic, year, venue, count(*) FROM paper_topics WHERE {' AND '.join(where)}"  # noqa: S608
+            f"SELECT topic, year, venue, count(*) FROM paper_topics WHERE {where}"  # noqa: S608
             " GROUP BY topic, year, venue", args)}
 
     def topic_paper_count(self, topics: list[str], venue: str | None = None, year: int | None = None) -> int:
@@ -147,9 +138,10 @@ class TopicsMixin(StoreBase):
         return out
 
     @staticmethod
-    def _topic_where(topics: list[str], venue: str | None, year: int | None) -> tuple[str, list[Any]]:
-        where = [f"topic IN ({_marks(len(topics))})"]
-        args: list[Any] = list(topics)
+    def _topic_where(topics: list[str] | None, venue: str | None, year: int | None) -> tuple[str, list[Any]]:
+        """A WHERE clause for topics (None: any), a venue and a year, and its arguments."""
+        where = [f"topic IN ({_marks(len(topics))})" if topics is not None else "1=1"]
+        args: list[Any] = list(topics or [])
         if venue:
             where.append("venue=?")
             args.append(venue)
