@@ -198,9 +198,11 @@ class Searcher:
         gen = self._generation()
         q = tantivy.Query.more_like_this_document_fields_query(
             gen.index.schema, fields, min_doc_frequency=2, max_doc_frequency=20_000, min_term_frequency=1,
-            max_query_terms=30, min_word_length=3)
-        res = gen.searcher.search(q, limit + len(exclude), weight_by_field="recency")
-        out = [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
+            max_query_terms=1000, min_word_length=3)   # all terms: a cut at 30 picks among ties at random
+        # a few extra so that papers tied at the cut are chosen by id, not by segment order
+        res = gen.searcher.search(q, limit + len(exclude) + 10, weight_by_field="recency")
+        out = sorted(((_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits),
+                     key=lambda x: (-round(x[1], 4), x[0]))
         return [(pid, sc) for pid, sc in out if pid not in exclude][:limit]
 
     def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> _Plan:
