@@ -84,7 +84,8 @@ class TopicsMixin(StoreBase):
 
     def iter_paper_topics(self) -> Iterator[tuple[str, list[str]]]:
         """(paper id, topic slugs main first) for every paper with topics, by id."""
-        pid, slugs = None, []
+        pid: str | None = None
+        slugs: list[str] = []
         for p, t in self.db.execute("SELECT paper_id, topic FROM paper_topics ORDER BY paper_id, rank"):
             if p != pid:
                 if pid is not None:

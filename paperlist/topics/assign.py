@@ -158,8 +158,8 @@ def _add_embedding_evidence(a: Assigner, ev: list[tuple[TopicDoc, dict[int, floa
                 if srow[best] >= EMB_ONLY_MIN:
                     s[best] = MIN_SCORE + EMB_GAIN * (float(srow[best]) - EMB_FLOOR)
                 continue
-            for i in np.flatnonzero(srow > EMB_FLOOR):
-                s[int(i)] = s.get(int(i), 0.0) + EMB_GAIN * (float(srow[i]) - EMB_FLOOR) * 0.5
+            for j in np.flatnonzero(srow > EMB_FLOOR).tolist():
+                s[j] = s.get(j, 0.0) + EMB_GAIN * (float(srow[j]) - EMB_FLOOR) * 0.5
 
 
 def assignment_rows(assignments: Iterable[Assignment]) -> Iterator[tuple[str, str, int, float, str, int]]:

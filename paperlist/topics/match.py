@@ -61,14 +61,14 @@ class Matcher:
                     if key not in terms or terms[key].weight < weight:
                         terms[key] = Term(words, " " + " ".join(words) + " ", ti, weight, kind == "o")
         self.terms = list(terms.values())
-        for i, t in enumerate(self.terms):
-            t.inside = tuple(j for j, s in enumerate(self.terms)
-                             if j != i and len(s.words) < len(t.words) and s.joined in t.joined)
+        for i, term in enumerate(self.terms):
+            term.inside = tuple(j for j, s in enumerate(self.terms)
+                                if j != i and len(s.words) < len(term.words) and s.joined in term.joined)
         # each term is looked up by its longest uncommon word (few candidates per text), and
         # multi-word terms only checked further when all their words occur
         self.by_key: dict[str, list[int]] = {}
-        for i, t in enumerate(self.terms):
-            rare = [w for w in t.words if w not in _COMMON] or list(t.words)
+        for i, term in enumerate(self.terms):
+            rare = [w for w in term.words if w not in _COMMON] or list(term.words)
             self.by_key.setdefault(max(rare, key=len), []).append(i)
         self.keys = frozenset(self.by_key)
         self.wordsets = [frozenset(t.words) for t in self.terms]

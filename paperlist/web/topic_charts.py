@@ -48,15 +48,15 @@ def stacked_by_venue(venue_years: dict[tuple[str, int], int], labels: dict[str, 
     bars = []
     for i, year in enumerate(years):
         x = left + i * slot + (slot - bar_w) / 2
-        y = top_pad + plot_h
+        y0 = float(top_pad + plot_h)
         segs = []
         for v in order:
             n = per_year[year].get(v, 0)
             if n:
                 h = plot_h * n / top_v
-                y -= h
+                y0 -= h
                 segs.append({"venue": v, "label": labels.get(v, v), "cls": cls[v], "count": n, "x": round(x, 1),
-                             "y": round(y, 1), "w": round(bar_w, 1), "h": round(max(h, 0.5), 1)})
+                             "y": round(y0, 1), "w": round(bar_w, 1), "h": round(max(h, 0.5), 1)})
         bars.append({"year": year, "total": sum(per_year[year].values()), "segments": segs,
                      "label": year if (len(years) - 1 - i) % label_every == 0 else None,
                      "lx": round(x + bar_w / 2, 1), "ly": height - 8})

@@ -71,6 +71,7 @@ def build_topic(ctx: Ctx, slug: str, params: Mapping[str, Any], venue_seg: str |
     year, and its papers, filterable by venue and year (fixed on a conference-year's topic page)."""
     t = _topic(slug)
     scoped = venue_seg is not None
+    venue: str | None
     if scoped:
         if not (year_seg or "").isdigit():
             raise NotFound(N_("There is no such year."), (year_seg or "")[:20])
