@@ -33,8 +33,14 @@ def stacked_by_venue(venue_years: dict[tuple[str, int], int], labels: dict[str, 
     for (v, _y), n in venue_years.items():
         totals[v] = totals.get(v, 0) + n
     named = [v for v, _ in sorted(totals.items(), key=lambda kv: -kv[1])[:top]]
-    ys = sorted({y for _, y in venue_years})
-    years = list(range(ys[0], ys[-1] + 1))
+    per_total: dict[int, int] = {}
+    for (_v, y), n in venue_years.items():
+        per_total[y] = per_total.get(y, 0) + n
+    # start where the topic starts: a few stray papers decades earlier would squeeze every bar
+    floor = max(1, max(per_total.values()) // 50)
+    ys = sorted(y for y, n in per_total.items() if n >= floor)
+    years = list(range(ys[0], max(per_total) + 1))
+    venue_years = {k: n for k, n in venue_years.items() if k[1] >= ys[0]}
     per_year: dict[int, dict[str, int]] = {y: {} for y in years}
     for (v, y), n in venue_years.items():
         key = v if v in named else "other"
