@@ -55,7 +55,7 @@ def embed_throughput(store: Store, n: int) -> None:
         t = time.perf_counter()
         enc.encode(sample)
         rate = n / (time.perf_counter() - t)
-        print(f"embed  title+abstract  max {budget:>3} tokens  {rate:6.1f} docs/s   full corpus "
+        print(f"embed  title+abstract  max {budget:>3} tokens  {rate:6.1f} docs/s   all with abstract "
               f"({n_abs:,} with abstract) ~{n_abs / rate / 3600:5.2f} h")
     enc = Encoder(128)
     ts = random.sample(titles, n * 2)
@@ -131,7 +131,7 @@ def main() -> None:
     if vi is None:
         print("no vectors published: run paperlist embed")
         return
-    enc = Encoder(int(vi.info.get("max_tokens", 128)))
+    enc = Encoder(int(vi.info.get("max_tokens", 128)), threads=1)     # as the server encodes queries
     titles = [t for _, t, _, _ in store.plain_titles()]
     random.seed(5)
     queries = [QUERIES[i % len(QUERIES)] + f" {w}" for i, w in enumerate(

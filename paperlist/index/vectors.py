@@ -329,14 +329,30 @@ class VectorIndex:
             # graph candidates, then exact float16 scores: int8 distances are approximate
             m = self.ann.search(q, min(len(self.ids), max(want * 2, 64)))
             cand = np.sort(np.asarray(m.keys, dtype=np.int64))
+            if len(cand) == 0:
+                return []
+            sims = _dot(self.mat, cand, q)
+            top = np.argsort(-sims)[:want]
+            out = [(self.ids[int(cand[i])], float(sims[i])) for i in top]
         else:
-            cand = np.arange(len(self.ids)) if rows is None else np.asarray(rows, dtype=np.int64)
-        if len(cand) == 0:
-            return []
-        sims = _dot(self.mat, cand, q)
-        top = np.argsort(-sims)[:want] if len(sims) > want else np.argsort(-sims)
-        out = [(self.ids[int(cand[i])], float(sims[i])) for i in top]
+            out = self._exact(q, want, rows)
         return [(pid, s) for pid, s in out if pid not in skip][:k]
+
+    def _exact(self, q: Any, k: int, rows: Any | None) -> list[tuple[str, float]]:
+        """Exact cosine search over all rows or ``rows``, with usearch's SIMD float16 kernels
+        (numpy converts float16 to float32 first: 40x slower)."""
+        import numpy as np
+        from usearch.index import MetricKind
+        from usearch.index import search as exact_search
+
+        data = self.mat if rows is None else self.mat[np.asarray(rows, dtype=np.int64)]
+        if len(data) == 0:
+            return []
+        m = exact_search(np.asarray(data), q.astype(np.float16), min(k, len(data)), MetricKind.Cos, exact=True)
+        keys = np.asarray(m.keys, dtype=np.int64)
+        if rows is not None:
+            keys = np.asarray(rows, dtype=np.int64)[keys]
+        return [(self.ids[int(r)], 1.0 - float(d)) for r, d in zip(keys, np.asarray(m.distances))]
 
     def neighbours(self, pid: str, k: int = 10) -> list[tuple[str, float]]:
         """Papers most similar to paper ``pid`` ([] when it has no vector)."""

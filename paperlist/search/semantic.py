@@ -27,7 +27,7 @@ RRF_K = 60
 KEYWORD_WEIGHT, VECTOR_WEIGHT = 1.0, 1.0
 VECTOR_K = 1000              # vector candidates per query
 KEYWORD_K = 200              # BM25 candidates fused with them
-EXACT_SCOPE = 60_000         # a venue/year scope this small is scanned exactly instead of the graph
+EXACT_SCOPE = 30_000         # a venue/year scope this small is scanned exactly instead of the graph
 AUTO_MIN_WORDS = 4
 _RETRY_S = 30.0
 
