@@ -130,6 +130,8 @@ def main() -> None:
     ap.add_argument("--failures", action="store_true", help="print every miss")
     ap.add_argument("--baseline", action="store_true",
                     help="rank with a plain tantivy OR query (title, authors, keywords, abstract) instead")
+    ap.add_argument("--mode", default="keyword", choices=["auto", "keyword", "semantic", "hybrid"],
+                    help="search mode (auto = hybrid for queries of 4+ words when vectors exist)")
     ap.add_argument("--set", action="append", default=[], metavar="WEIGHT=VALUE",
                     help="override a ranking weight (paperlist.search.rank.Weights), for tuning")
     args = ap.parse_args()
@@ -154,7 +156,7 @@ def main() -> None:
                 continue
             t0 = time.perf_counter()
             res = (baseline(searcher, q) if args.baseline else
-                   searcher.search(SearchRequest(q=q, per_page=10, facets=False, snippets=False)))
+                   searcher.search(SearchRequest(q=q, per_page=10, facets=False, snippets=False, mode=args.mode)))
             times.append(time.perf_counter() - t0)
             ids = [h.id for h in res.hits]
             rank = ids.index(pid) + 1 if pid in ids else None

@@ -327,7 +327,7 @@ class VectorIndex:
         want = k + len(skip)
         if rows is None and self.ann is not None:
             # graph candidates, then exact float16 scores: int8 distances are approximate
-            m = self.ann.search(q, min(len(self.ids), max(want * 2, 64)))
+            m = self.ann.search(q, min(len(self.ids), max(want + 32, 64)))
             cand = np.sort(np.asarray(m.keys, dtype=np.int64))
             if len(cand) == 0:
                 return []

@@ -232,13 +232,18 @@ class Searcher:
         """Rank by meaning (and, for hybrid, fuse with BM25); the plan's text query becomes the
         fused id list, still ANDed with field clauses and filters."""
         text = " ".join(plan.pq.words + [c.text for c in plan.pq.clauses if not c.negated and c.field is None])
-        vec = [pid for pid, _ in self.semantic.rank(text, plan.filters, semantic.VECTOR_K)]
-        lists, weights = [vec], [semantic.VECTOR_WEIGHT]
+        vec = dict(self.semantic.rank(text, plan.filters, semantic.VECTOR_K))
         if mode == "hybrid":
-            res = gen.searcher.search(plan.query(), semantic.KEYWORD_K, weight_by_field="recency")
-            lists.insert(0, [_doc(gen.searcher, a)["id"] for _, a in res.hits])
-            weights.insert(0, semantic.KEYWORD_WEIGHT)
-        fused = semantic.rrf(lists, weights)
+            # a sentence rarely has every word in one paper: candidates need most of them
+            text_q = gen.builder.build(plan.pq, "most") if plan.text.clauses >= 3 else plan.text
+            res = gen.searcher.search(_Plan(plan.pq, plan.filters, text_q, plan.dims).query(), semantic.KEYWORD_K,
+                                      weight_by_field="recency")
+            kw = [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
+            # the keyword candidates' own cosines, so a paper both rankers found is judged on both
+            vec.update(self.semantic.scores(text, [pid for pid, _ in kw if pid not in vec]))
+            fused = semantic.relative_fusion(kw, vec)
+        else:
+            fused = sorted(((pid, (c + 1) / 2) for pid, c in vec.items()), key=lambda kv: -kv[1])   # 0..1
         ids = semantic.ids_query(gen.index.schema, fused) if fused else tantivy.Query.boolean_query([])
         # field clauses, phrases and exclusions still restrict (author:, "…", -word)
         clauses = [c for c in plan.pq.clauses if c.field is not None or c.phrase or c.negated]

@@ -1,11 +1,14 @@
 """Search by meaning: the vector ranker, reciprocal rank fusion with BM25, and the choice of mode.
 
 ``mode=semantic`` ranks papers by the cosine similarity of their vector (title + abstract, see
-``paperlist embed``) to the query's; ``mode=hybrid`` fuses that list with BM25's by reciprocal rank
-fusion (RRF): score = sum over rankers of w / (k + rank), which needs no score calibration between
-the two. ``mode=auto`` (the default) uses hybrid for natural-language queries (four or more words,
-or a translated Chinese query) when vectors exist, and keyword search otherwise: short queries are
-mostly titles, names and terms, which BM25 with its title bonuses finds best.
+``paperlist embed``) to the query's; ``mode=hybrid`` fuses that list with BM25's by relative score
+fusion: each paper scores w·(BM25 / best BM25) + w·(its cosine, min-max scaled over the candidates),
+and a paper without a vector is judged by its words alone. Reciprocal rank fusion (``rrf``, kept
+for comparison) was measured first and lost known-item searches: a paper typed by its exact title
+is far ahead in BM25 *score* but only one rank ahead, so papers about the same thing that both
+rankers liked overtook it (hit@1 on title queries 0.98 -> 0.15 with RRF; see BENCHMARKS.md).
+``mode=auto`` (the default) uses hybrid for natural-language queries (four or more words, or a
+translated Chinese query) when vectors exist, and keyword search otherwise.
 
 The fused list becomes a tantivy query (each candidate id with its fused score as a constant), so
 filters, field clauses, facets, paging and snippets work exactly as for keyword search.
@@ -24,9 +27,9 @@ from tantivy import Occur, Query
 from .query import Filters, ParsedQuery
 
 RRF_K = 60
-KEYWORD_WEIGHT, VECTOR_WEIGHT = 1.0, 1.0
-VECTOR_K = 1000              # vector candidates per query
-KEYWORD_K = 200              # BM25 candidates fused with them
+KEYWORD_WEIGHT, VECTOR_WEIGHT = 0.5, 0.5
+VECTOR_K = 300               # vector candidates per query (15 pages of 20)
+KEYWORD_K = 100              # BM25 candidates fused with them
 EXACT_SCOPE = 30_000         # a venue/year scope this small is scanned exactly instead of the graph
 AUTO_MIN_WORDS = 4
 _RETRY_S = 30.0
@@ -41,6 +44,26 @@ def rrf(lists: list[list[str]], weights: list[float] | None = None, k: int = RRF
         for r, pid in enumerate(ranked, 1):
             score[pid] = score.get(pid, 0.0) + w / (k + r)
     return sorted(score.items(), key=lambda kv: -kv[1])
+
+
+def relative_fusion(keyword: list[tuple[str, float]], vector: dict[str, float],
+                    weights: tuple[float, float] = (KEYWORD_WEIGHT, VECTOR_WEIGHT)) -> list[tuple[str, float]]:
+    """Fuse BM25 hits [(id, score)] with cosine scores {id: cos} of every candidate that has a vector:
+    w_k * score / best score + w_v * (cos - lowest) / (highest - lowest); papers without a vector
+    get their keyword part scaled to the full weight. Best first, ties in keyword order."""
+    wk, wv = weights
+    best = max((s for _, s in keyword), default=0.0) or 1.0
+    lo, hi = (min(vector.values()), max(vector.values())) if vector else (0.0, 1.0)
+    span = (hi - lo) or 1.0
+    out: dict[str, float] = {}
+    for pid, s in keyword:
+        kw = max(0.0, s) / best
+        out[pid] = wk * kw + wv * (vector[pid] - lo) / span if pid in vector else (wk + wv) * kw
+    for pid, c in vector.items():
+        if pid not in out:
+            out[pid] = wv * (c - lo) / span
+    order = {pid: i for i, (pid, _) in enumerate(keyword)}
+    return sorted(out.items(), key=lambda kv: (-kv[1], order.get(kv[0], len(order))))
 
 
 def wants_semantic(pq: ParsedQuery, translated: bool) -> bool:
@@ -121,6 +144,11 @@ class SemanticRanker:
             if scope is not None and len(scope) <= EXACT_SCOPE:
                 rows = scope
         return vi.search(q, limit, rows=rows)
+
+    def scores(self, text: str, ids: list[str]) -> dict[str, float]:
+        """Cosine of the query to each listed paper that has a vector (the encoding is cached)."""
+        vi = self.vectors()
+        return {} if vi is None or not ids else vi.scores(self.encode(text), ids)
 
     def similar(self, paper_id: str, limit: int = 10) -> list[tuple[str, float]] | None:
         """Nearest papers to a paper's vector; None when the paper has no vector."""
