@@ -25,6 +25,19 @@ def test_rrf_rewards_agreement_and_keeps_first_list_on_ties() -> None:
     assert rrf([]) == []
 
 
+def test_relative_fusion_keeps_a_clear_keyword_winner_first() -> None:
+    from paperlist.search.semantic import relative_fusion
+
+    keyword = [("title", 40.0), ("near", 8.0), ("far", 6.0)]      # an exact title scores far ahead
+    vector = {"title": 0.80, "near": 0.84, "other": 0.85, "far": 0.40}
+    fused = relative_fusion(keyword, vector)
+    assert fused[0][0] == "title"
+    assert [p for p, _ in fused][1:3] == ["near", "other"]       # found by both beats found by meaning alone
+    # a paper without a vector is judged by its words alone, on the full scale
+    assert dict(relative_fusion([("novec", 10.0), ("v", 5.0)], {"v": 0.9, "x": 0.1}))["novec"] == pytest.approx(1.0)
+    assert relative_fusion([], {}) == []
+
+
 @pytest.mark.parametrize("q, translated, want", [
     ("diffusion", False, False),
     ("denoising diffusion models", False, False),
