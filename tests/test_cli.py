@@ -12,7 +12,7 @@ import pytest
 
 from .conftest import PAPERCOPILOT, run_cli
 
-COMMANDS = ["ingest", "merge", "stats", "venues", "show"]
+COMMANDS = ["ingest", "merge", "stats", "venues", "show", "export", "mcp", "serve", "search", "coverage"]
 
 
 @pytest.mark.parametrize("cmd", COMMANDS)
@@ -80,3 +80,8 @@ def test_console_script_and_paperlist_home(tmp_path: Path) -> None:
     r = subprocess.run([*cmd, "stats", "--json"], env=env, capture_output=True, text=True)
     assert json.loads(r.stdout)["papers"] == 1
     assert (tmp_path / "h" / "paperlist.db").exists()
+
+
+def test_mcp_needs_a_store(tmp_path: Path) -> None:
+    r = run_cli(tmp_path / "empty", "mcp")
+    assert r.exit_code == 2 and "no store" in r.stderr
