@@ -47,6 +47,15 @@ def fold(s: str) -> str:
     return "".join(c for c in s if not unicodedata.combining(c))
 
 
+_ACCENTED = re.compile("[\u00c0-\u024f\u1e00-\u1eff]")     # Latin letters with diacritics
+
+
+def has_accents(text: str) -> bool:
+    """True when ``text`` has Latin letters with diacritics (which search highlighting folds). The
+    index stores the answer with each paper: the check scans the whole text (~20 us per abstract)."""
+    return not text.isascii() and _ACCENTED.search(text) is not None
+
+
 _LATEX_HINT = re.compile(r"[\\$]")
 # "*k*NN" is emphasis in CommonMark (a closing "*" may touch a word), "2*3*4" and "A* search" are not
 # (an opening "*" may not follow a word character).

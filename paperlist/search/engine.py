@@ -144,7 +144,7 @@ class Searcher:
         by_year = req.sort in ("newest", "oldest")
         counts: _Counts | None = None
         while True:
-            if by_year or (plan.text.tiers and req.sort == "relevance"):
+            if by_year or (plan.text.tiering is not None and req.sort == "relevance"):
                 # the total comes with the facet counts (one pass over the matches); the page
                 # from the year counts or from the tier (see tiers.py)
                 counts = self._facets(gen, plan, req, total=True)
@@ -190,7 +190,7 @@ class Searcher:
         if plan.text.query is None:
             return []
         limit = min(max(1, limit), MAX_WINDOW)
-        hits = (self._tiered(gen, plan, 0, limit) if plan.text.tiers
+        hits = (self._tiered(gen, plan, 0, limit) if plan.text.tiering is not None
                 else self._relevance(gen.searcher, plan.query(), 0, limit)[0])
         return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in hits]
 
@@ -226,7 +226,8 @@ class Searcher:
         """The relevance page ranked from the smallest tier level where that is provably the
         same page (its last score beats what any paper outside can score), else from every match."""
         query = plan.query()
-        for tier in plan.text.tiers:
+        assert plan.text.tiering is not None
+        for tier in plan.text.tiering():
             res = gen.searcher.search(combine(query, [(Occur.Must, tier.query)]), limit, count=False, offset=offset,
                                       weight_by_field="prior")
             if len(res.hits) == limit and res.hits[-1][0] > tier.bound:
@@ -276,7 +277,7 @@ class Searcher:
             if without is None:
                 if need_years and "year" not in names:
                     spec["year"] = {"terms": {"field": "year", "size": FACET_SIZE["year"]}}
-                if total:
+                if total and "year" not in spec:     # (else the year counts add up to it)
                     spec["n"] = {"value_count": {"field": "year"}}      # every paper has a year
             res = s.aggregate(plan.query(without, ranked=False), spec)
             for n in names:
@@ -298,12 +299,13 @@ class Searcher:
         for score, addr in addrs:
             d = _doc(gen.searcher, addr)
             plain = d["title_plain"]
+            accents = d.get("accents")        # known since index version 9
             out.append(Hit(
-                id=d["id"], title=d["title"], title_html=hl.title(plain) if hl else _escape(plain),
+                id=d["id"], title=d["title"], title_html=hl.title(plain, accents) if hl else _escape(plain),
                 authors=d["authors"], author_keys=d["author_keys"], venue=d["venue"],
                 venue_short=fulltext.venue_label(d["venue"]), year=d["year"], status=d["status"],
                 accepted=d["accepted"], track=d["track"], citations=d["citations"],
-                abstract_html=hl.snippet(d["abstract"] or "") if hl else "",
+                abstract_html=hl.snippet(d["abstract"] or "", accents=accents) if hl else "",
                 score=float(score) if isinstance(score, float) else 0.0))
         return out
 

@@ -33,6 +33,7 @@ import math
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import tantivy
 from tantivy import Occur, Query
@@ -47,18 +48,20 @@ MATCH_MODES = ("all", "most", "any")
 # Words beyond this are ignored (a pasted abstract is not a better query than its first
 # sentence); it also bounds how deeply the ranking query nests.
 MAX_CLAUSES = 24
+FLAT_MAX_MATCHES = 300      # see ``_build``: below this many matches and above FLAT_MIN_PARTS parts
+FLAT_MIN_PARTS = 12
 
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    title: float = 3.0
+    title: float = 6.0
     authors: float = 2.5
-    keywords: float = 1.5
+    keywords: float = 0.0         # BM25 in keywords besides the text's (off: it favoured OpenReview twins)
     text: float = 1.0             # title, keywords and abstract together
     fuzzy: float = 4.0            # constant score of a spelling neighbour (per field)
     prefix: float = 3.0           # constant score of a completion of the last word
     coverage: float = 2.0         # x IDF per matched clause
-    title_hit: float = 4.0        # x IDF per word found in the title
+    title_hit: float = 0.0        # x IDF per word found in the title (off: title x 6 does as well)
     title_word: float = 20.0      # the word itself (unstemmed) is in the title: "Properties" is not "Property"
     first_author: float = 8.0     # a word of the first author's name
     # the first author's surname, x its IDF among first-author surnames: "Rice robust learning"
@@ -114,7 +117,8 @@ class TextQuery:
     corrections: dict[str, str] = field(default_factory=dict)  # rare word -> common neighbour used
     required: int = 0                                       # clauses a paper must match
     clauses: int = 0                                        # word clauses in the query
-    tiers: list[Tier] = field(default_factory=list)        # papers that can hold the top hits (tiers.py)
+    # the tier levels (tiers.py) of a broad query, made when the match set proves large
+    tiering: Callable[[], list[Tier]] | None = None
 
 
 class TextQueryBuilder:
@@ -214,12 +218,20 @@ class TextQueryBuilder:
                                    Query.boolean_query([(Occur.Must, Query.all_query()), *match]))
             return tq
         tq.match = _all_clauses(match)
-        tq.query = _chain(_all_clauses(rank), [b.query for b in bonuses])
+        few = mode == "all" and bool(clauses) and min(c.term.known for c in clauses) <= FLAT_MAX_MATCHES
+        if few and len(bonuses) >= FLAT_MIN_PARTS and not (tq.prefixes or tq.fuzzy or tq.corrections):
+            # Few papers can match (a pasted title): the optional parts as one union, built in
+            # one go. A chain of n levels costs n copies of the growing query in tantivy's
+            # bindings (~0.3 ms for a 10-word title); merging the parts' postings costs little
+            # when few papers are visited.
+            tq.query = Query.boolean_query([(Occur.Must, _all_clauses(rank)), *((Occur.Should, b.query) for b in bonuses)])
+        else:
+            tq.query = _chain(_all_clauses(rank), [b.query for b in bonuses])
         if (mode == "all" and clauses and not tq.prefixes and not tq.fuzzy and not tq.corrections
                 and not any(occ == Occur.Must for occ, _ in fixed)
                 and min(c.term.known for c in clauses) >= TIER_MIN_MATCHES):
             # broad: the top hits can come from a small tier (see tiers.py)
-            tq.tiers = self._tiers(clauses, bonuses)
+            tq.tiering = partial(self._tiers, clauses, bonuses)
         return tq
 
     def _proximity(self, terms: list[QTerm], content: list[QTerm], tq: TextQuery) -> list[Part]:
@@ -320,7 +332,7 @@ class TextQueryBuilder:
             if w.title_hit:
                 hit = w.title_hit * scale * self._idf(df)
                 parts.append(Part(Query.const_score_query(Query.term_query(s, "title", stem, "basic"), hit), hit, needs))
-        df = self._df("keywords", stem)
+        df = self._df("keywords", stem) if w.keywords else 0
         if df:
             parts.append(Part(_bm25(s, "keywords", stem, w.keywords * scale), bm25_max(w.keywords * scale, self._idf(df))))
         if w.title_word and self._df("title_words", word):
