@@ -121,8 +121,10 @@ class Highlighter:
         if not firsts or firsts[-1] - firsts[0] <= width:
             return firsts[0] if firsts else -1
         best, best_n = firsts[0], 0
+        roots = self._roots
         for start in firsts:
-            n = sum(self._first(low, r, p, start, start + width) >= 0 for r, p in self._patterns)
+            # (a plain substring test: choosing the window can do without word boundaries)
+            n = sum(low.find(r, start, start + width) >= 0 for r in roots)
             if n > best_n:
                 best, best_n = start, n
         return best

@@ -4,13 +4,14 @@ How a score is made (weights in ``Weights``, tuned on benchmarks/search_eval.py)
 
 - Every query word is one *clause*, which a paper matches when the word is in its text (title,
   keywords and abstract, stemmed: one posting list) or in an author's name (unstemmed). Its
-  score is the word's BM25 in each field times a field weight (title > authors > keywords >
-  text), summed: the text and author BM25 come with the match, the title and keyword BM25 are
-  optional parts added where they match (seeking a few papers in a short list is cheaper than
-  merging the lists). A word that the index does not know (or barely knows) also matches its
-  spelling neighbours (Levenshtein 1, or 2 for long words) in titles and author names: typo
-  tolerance. The last word, when the user is still typing it, also matches its most frequent
-  completions (search as you type).
+  score is the word's BM25 in the title, the author names and the text times a field weight
+  (title > authors > text), summed: the text and author BM25 come with the match, the title BM25
+  is an optional part added where it matches (seeking a few papers in a short list is cheaper
+  than merging the lists). Constants add to it: the word exactly as typed in the title, a word
+  of the first author's name, the first author's surname (x its IDF among surnames). A word that
+  the index does not know (or barely knows) also matches its spelling neighbours (Levenshtein 1,
+  or 2 for long words) in titles and author names: typo tolerance. The last word, when the user
+  is still typing it, also matches its most frequent completions (search as you type).
 - Matching (``MATCH_MODES``): first every clause is required ("all": an intersection, which
   tantivy runs fast by leap-frogging posting lists). Only if no paper has every word, *most*
   clauses are required (all but one of 3-5, 70% of more), and if that finds nothing either, any
