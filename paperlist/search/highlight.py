@@ -179,37 +179,33 @@ def _root(stem: str) -> str:
 def _render(text: str, spans: list[tuple[int, int]], start: int, end: int) -> str:
     """``text[start:end]`` escaped, with the spans in <mark>. The marks go in as two control
     characters and the whole window is escaped at once (one ``html.escape`` instead of one per
-    piece); text that itself holds those characters takes the slow path."""
+    piece); text that itself holds those characters is escaped piece by piece."""
     if not spans:
         out = _escape(text[start:end])
-    elif _OPEN in text or _CLOSE in text:
-        out = _render_pieces(text, spans, start, end)
     else:
-        parts: list[str] = []
-        pos = start
-        for a, b in spans:
-            if b <= start or a >= end:
-                continue
-            a, b = max(a, start), min(b, end)
-            parts += (text[pos:a], _OPEN, text[a:b], _CLOSE)
-            pos = b
-        parts.append(text[pos:end])
-        out = _escape("".join(parts)).replace(_OPEN, "<mark>").replace(_CLOSE, "</mark>")
+        pieces = _pieces(text, spans, start, end)
+        plain, marked = pieces[0::2], pieces[1::2]
+        if _OPEN in text or _CLOSE in text:
+            out = _escape(plain[0]) + "".join(f"<mark>{_escape(m)}</mark>{_escape(p)}"
+                                              for m, p in zip(marked, plain[1:], strict=True))
+        else:
+            out = plain[0] + "".join(_OPEN + m + _CLOSE + p for m, p in zip(marked, plain[1:], strict=True))
+            out = _escape(out).replace(_OPEN, "<mark>").replace(_CLOSE, "</mark>")
     return (ELLIPSIS if start > 0 else "") + out + (ELLIPSIS if end < len(text) else "")
 
 
-def _render_pieces(text: str, spans: list[tuple[int, int]], start: int, end: int) -> str:
+def _pieces(text: str, spans: list[tuple[int, int]], start: int, end: int) -> list[str]:
+    """``text[start:end]`` cut at the spans: plain, marked, plain, ..., plain."""
     out: list[str] = []
     pos = start
     for a, b in spans:
         if b <= start or a >= end:
             continue
         a, b = max(a, start), min(b, end)
-        out.append(_escape(text[pos:a]))
-        out.append("<mark>" + _escape(text[a:b]) + "</mark>")
+        out += (text[pos:a], text[a:b])
         pos = b
-    out.append(_escape(text[pos:end]))
-    return "".join(out)
+    out.append(text[pos:end])
+    return out
 
 
 def _escape(s: str) -> str:
