@@ -34,7 +34,7 @@ import tantivy
 from .. import venues as venue_registry
 from ..models import ACCEPTED_STATUSES, REJECTED_STATUSES
 from ..store import IndexDoc, Store
-from ..text import has_accents, title_key
+from ..text import title_key
 from . import analyzers
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
@@ -317,8 +317,7 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int) -> tantivy.Documen
     doc.add_bytes("doc", orjson.dumps({
         "id": d.id, "title": d.title, "title_plain": title, "authors": [a[0] for a in d.authors],
         "author_keys": [a[1] for a in d.authors], "venue": d.venue, "year": d.year, "status": d.status,
-        "accepted": d.accepted, "track": d.track, "citations": d.citations, "abstract": d.abstract_plain,
-        "accents": has_accents(title) or has_accents(d.abstract_plain)}))
+        "accepted": d.accepted, "track": d.track, "citations": d.citations, "abstract": d.abstract_plain}))
     return doc
 
 

@@ -299,13 +299,12 @@ class Searcher:
         for score, addr in addrs:
             d = _doc(gen.searcher, addr)
             plain = d["title_plain"]
-            accents = d.get("accents")        # known since index version 9
             out.append(Hit(
-                id=d["id"], title=d["title"], title_html=hl.title(plain, accents) if hl else _escape(plain),
+                id=d["id"], title=d["title"], title_html=hl.title(plain) if hl else _escape(plain),
                 authors=d["authors"], author_keys=d["author_keys"], venue=d["venue"],
                 venue_short=fulltext.venue_label(d["venue"]), year=d["year"], status=d["status"],
                 accepted=d["accepted"], track=d["track"], citations=d["citations"],
-                abstract_html=hl.snippet(d["abstract"] or "", accents=accents) if hl else "",
+                abstract_html=hl.snippet(d["abstract"] or "") if hl else "",
                 score=float(score) if isinstance(score, float) else 0.0))
         return out
 

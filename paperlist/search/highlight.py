@@ -73,13 +73,10 @@ class Highlighter:
             self._memo[token] = hit
         return hit
 
-    def _lower(self, text: str, accents: bool | None) -> str:
+    def _lower(self, text: str) -> str:
         """Lower case, and accents folded where there are any ("Schrödinger" ~ "schrodinger"),
-        keeping positions: the folded text has the same length as the text. ``accents``: whether
-        the text has accented Latin letters, when known (see text.has_accents)."""
-        if accents is None:
-            accents = has_accents(text)
-        low = text.translate(_FOLD) if accents else text.lower()
+        keeping positions: the folded text has the same length as the text."""
+        low = text.translate(_FOLD) if has_accents(text) else text.lower()
         return low if len(low) == len(text) else text.translate(_FOLD)
 
     def _spans(self, low: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
@@ -129,19 +126,19 @@ class Highlighter:
                 best, best_n = start, n
         return best
 
-    def title(self, text: str, accents: bool | None = None) -> str:
+    def title(self, text: str) -> str:
         """The whole text, escaped, with matches marked."""
         if not self._roots:
             return _render(text, [], 0, len(text))
-        return _render(text, self._spans(self._lower(text, accents)), 0, len(text))
+        return _render(text, self._spans(self._lower(text)), 0, len(text))
 
-    def snippet(self, text: str, max_chars: int = 260, accents: bool | None = None) -> str:
+    def snippet(self, text: str, max_chars: int = 260) -> str:
         """A window of about ``max_chars`` around the matches ('' for no text)."""
         if not text:
             return ""
         if not self._roots:
             return _render(text, [], 0, min(len(text), _cut(text, 0, max_chars)))
-        low = self._lower(text, accents)
+        low = self._lower(text)
         if len(text) <= max_chars:
             return _render(text, self._spans(low), 0, len(text))
         start = 0
