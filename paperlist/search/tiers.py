@@ -40,8 +40,8 @@ AUTHOR_TIER_MAX = 2000           # a query word in fewer author names than this:
 LEVEL_WORDS = (24, 10, 6)
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+@dataclass(slots=True)        # (not frozen: a frozen dataclass is twice as slow to make, and a
+class Part:                   # query builds dozens)
     """One optional scored piece of a ranking query: a paper matching it gets at most ``max``."""
 
     query: Query
