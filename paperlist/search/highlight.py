@@ -5,9 +5,8 @@ emit is ``<mark>`` / ``</mark>`` around matched words (and an ellipsis for cut s
 
 A word matches when its stem is a query stem ("networks" for "network"), when it is within one
 or two edits of a misspelled query word, or when it starts with the word the user is still
-typing. Words are found with str.find and a regex per query word (C speed); an abstract
-snippet is the window, starting at the first match of one of the query words, that holds the
-most of them, and only that window is marked up.
+typing. Abstracts are scanned by a compiled regex for candidate words (so a 2,000-character
+abstract costs microseconds) and the window with the most distinct matches is shown.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from ..text import fold, has_accents
 
 _WORD = re.compile(r"[^\W_]+")
 ELLIPSIS = "…"
-_OPEN, _CLOSE = "\x01", "\x02"                # mark placeholders while escaping (see _render)
 
 
 class _FoldTable(dict[int, str]):
@@ -59,9 +57,6 @@ class Highlighter:
         # longest first, and none that a shorter root already finds ("graph" finds "graphs")
         ordered = sorted((r for r in roots if r), key=len)
         self._roots = [r for i, r in enumerate(ordered) if not any(r.startswith(o) for o in ordered[:i])]
-        # one pattern per root: a literal prefix, which the regex engine finds with a fast
-        # substring search (an alternation of roots would be tried at every position)
-        self._patterns = [(r, _root_pattern(r)) for r in self._roots]
 
     def matches(self, token: str) -> bool:
         hit = self._memo.get(token)
@@ -73,97 +68,76 @@ class Highlighter:
             self._memo[token] = hit
         return hit
 
-    def _lower(self, text: str) -> str:
-        """Lower case, and accents folded where there are any ("Schrödinger" ~ "schrodinger"),
-        keeping positions: the folded text has the same length as the text."""
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        if not self._roots:
+            return []
+        # Lower case, and accents folded where there are any ("Schrödinger" ~ "schrodinger"),
+        # keeping positions: the folded text has the same length as the text.
         low = text.translate(_FOLD) if has_accents(text) else text.lower()
-        return low if len(low) == len(text) else text.translate(_FOLD)
-
-    def _spans(self, low: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-        """The matched words starting in ``low[start:end]`` (a lower-cased text), in order."""
-        end = len(low) if end is None else end
-        found: list[tuple[int, int]] = []
-        for root, pattern in self._patterns:
-            i = low.find(root, start, end)      # most texts lack most roots: str.find says so fastest
-            if i >= 0:
-                found += [m.span() for m in pattern.finditer(low, i, end)]
-        # (list comprehensions: about twice as fast as the same loops written out)
-        found = [(a, b) for a, b in found if not a or not low[a - 1].isalnum()]     # whole words only
-        memo, matches = self._memo, self.matches
-        spans = [(a, b) for a, b in found if memo.get(low[a:b]) or (low[a:b] not in memo and matches(low[a:b]))]
-        if len(self._patterns) > 1:
-            spans.sort()
+        if len(low) != len(text):
+            low = text.translate(_FOLD)
+        # Words starting with a root, found with str.find (C speed, a few calls per abstract)
+        # rather than a regex alternation tried at every position.
+        spans: list[tuple[int, int]] = []
+        for root in self._roots:
+            i = low.find(root)
+            while i != -1:
+                if i == 0 or not low[i - 1].isalnum():
+                    m = _WORD.match(text, i)
+                    end = m.end() if m else i + len(root)
+                    if self.matches(text[i:end]):
+                        spans.append((i, end))
+                    i = low.find(root, end)
+                else:
+                    i = low.find(root, i + 1)
+        spans.sort()
         return spans
-
-    def _first(self, low: str, root: str, pattern: re.Pattern[str], start: int, end: int) -> int:
-        """Where the first matched word with this root starts in ``low[start:end]``, or -1."""
-        i = low.find(root, start, end)
-        while i != -1:
-            if i and low[i - 1].isalnum():
-                i = low.find(root, i + 1, end)
-                continue
-            m = pattern.match(low, i)
-            tok = m.group() if m else root
-            if self._memo.get(tok) or (tok not in self._memo and self.matches(tok)):
-                return i
-            i = low.find(root, i + len(tok), end)
-        return -1
-
-    def _window(self, low: str, width: int) -> int:
-        """Where the window of ``width`` characters with the most distinct query words starts: at
-        the first match of one of the words (the earliest such window wins ties); -1 for none.
-        Only those few windows are tried, with str.find, so a long abstract costs what its first
-        matches cost, not what all its matches would."""
-        firsts = sorted(i for i in (self._first(low, r, p, 0, len(low)) for r, p in self._patterns) if i >= 0)
-        if not firsts or firsts[-1] - firsts[0] <= width:
-            return firsts[0] if firsts else -1
-        best, best_n = firsts[0], 0
-        roots = self._roots
-        for start in firsts:
-            # (a plain substring test: choosing the window can do without word boundaries)
-            n = sum(low.find(r, start, start + width) >= 0 for r in roots)
-            if n > best_n:
-                best, best_n = start, n
-        return best
 
     def title(self, text: str) -> str:
         """The whole text, escaped, with matches marked."""
-        if not self._roots:
-            return _render(text, [], 0, len(text))
-        return _render(text, self._spans(self._lower(text)), 0, len(text))
+        return _render(text, self._spans(text), 0, len(text))
 
     def snippet(self, text: str, max_chars: int = 260) -> str:
-        """A window of about ``max_chars`` around the matches ('' for no text)."""
+        """A window of about ``max_chars`` around the densest matches ('' for no text)."""
         if not text:
             return ""
-        if not self._roots:
-            return _render(text, [], 0, min(len(text), _cut(text, 0, max_chars)))
-        low = self._lower(text)
+        spans = self._spans(text)
         if len(text) <= max_chars:
-            return _render(text, self._spans(low), 0, len(text))
+            return _render(text, spans, 0, len(text))
         start = 0
-        first = self._window(low, max_chars - 40)
-        if first > 0:
-            start = max(0, first - 40)
+        if spans:
+            best = _densest(text, spans, max_chars - 40)
+            start = max(0, spans[best][0] - 40)
             if start > 0:   # start on a word boundary
                 sp = text.find(" ", start)
-                start = sp + 1 if 0 <= sp < first else start
-        end = _cut(text, start, max_chars)
-        return _render(text, self._spans(low, start, end), start, end)
+                start = sp + 1 if 0 <= sp < spans[best][0] else start
+        end = min(len(text), start + max_chars)
+        if end < len(text):
+            sp = text.rfind(" ", start, end)
+            end = sp if sp > start + max_chars // 2 else end
+        return _render(text, spans, start, end)
 
 
-def _cut(text: str, start: int, max_chars: int) -> int:
-    """Where a window of about ``max_chars`` from ``start`` ends: on a space when one is near."""
-    end = min(len(text), start + max_chars)
-    if end < len(text):
-        sp = text.rfind(" ", start, end)
-        end = sp if sp > start + max_chars // 2 else end
-    return end
-
-
-@lru_cache(maxsize=4096)
-def _root_pattern(root: str) -> re.Pattern[str]:
-    return re.compile(re.escape(root) + r"[^\W_]*")
+def _densest(text: str, spans: list[tuple[int, int]], width: int) -> int:
+    """Index of the span that starts the window (``width`` chars) with the most distinct words."""
+    words = [text[a:b].lower() for a, b in spans]
+    counts: dict[str, int] = {}
+    best, best_n, j = 0, 0, 0
+    for i, (s0, _) in enumerate(spans):
+        while j < len(spans) and spans[j][1] - s0 <= width:
+            counts[words[j]] = counts.get(words[j], 0) + 1
+            j += 1
+        if len(counts) > best_n:
+            best, best_n = i, len(counts)
+        if j > i:     # slide: drop span i
+            c = counts[words[i]] - 1
+            if c:
+                counts[words[i]] = c
+            else:
+                del counts[words[i]]
+        else:
+            j = i + 1
+    return best
 
 
 def _root(stem: str) -> str:
@@ -174,36 +148,16 @@ def _root(stem: str) -> str:
 
 
 def _render(text: str, spans: list[tuple[int, int]], start: int, end: int) -> str:
-    """``text[start:end]`` escaped, with the spans in <mark>. The marks go in as two control
-    characters and the whole window is escaped at once (one ``html.escape`` instead of one per
-    piece); text that itself holds those characters is escaped piece by piece."""
-    if not spans:
-        out = _escape(text[start:end])
-    else:
-        pieces = _pieces(text, spans, start, end)
-        plain, marked = pieces[0::2], pieces[1::2]
-        if _OPEN in text or _CLOSE in text:
-            out = _escape(plain[0]) + "".join(f"<mark>{_escape(m)}</mark>{_escape(p)}"
-                                              for m, p in zip(marked, plain[1:], strict=True))
-        else:
-            out = plain[0] + "".join(_OPEN + m + _CLOSE + p for m, p in zip(marked, plain[1:], strict=True))
-            out = _escape(out).replace(_OPEN, "<mark>").replace(_CLOSE, "</mark>")
-    return (ELLIPSIS if start > 0 else "") + out + (ELLIPSIS if end < len(text) else "")
-
-
-def _pieces(text: str, spans: list[tuple[int, int]], start: int, end: int) -> list[str]:
-    """``text[start:end]`` cut at the spans: plain, marked, plain, ..., plain."""
-    out: list[str] = []
+    out: list[str] = [ELLIPSIS] if start > 0 else []
     pos = start
     for a, b in spans:
         if b <= start or a >= end:
             continue
         a, b = max(a, start), min(b, end)
-        out += (text[pos:a], text[a:b])
+        out.append(html.escape(text[pos:a], quote=True))
+        out.append("<mark>" + html.escape(text[a:b], quote=True) + "</mark>")
         pos = b
-    out.append(text[pos:end])
-    return out
-
-
-def _escape(s: str) -> str:
-    return html.escape(s, quote=True)
+    out.append(html.escape(text[pos:end], quote=True))
+    if end < len(text):
+        out.append(ELLIPSIS)
+    return "".join(out)
