@@ -38,7 +38,7 @@ from ..text import title_key
 from . import analyzers
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
-INDEX_VERSION = 6
+INDEX_VERSION = 10
 INFO_FILE = "paperlist.json"
 CURRENT_FILE = "CURRENT"
 
@@ -50,11 +50,30 @@ NO_CITATIONS = -1
 _JOINED = re.compile(r"\w[-'’‐‑]\w")
 
 
+# The ``prior`` field: searches multiply scores by log2(2 + prior) (tantivy's weight_by_field).
+# A paper accepted at a main venue (conference or journal) gets about +2%, one in a workshop or a
+# sub-venue (Findings) +1%, a rejected or withdrawn one nothing: the accepted version of a paper
+# comes before its rejected or workshop twin, whose title, authors and abstract score the same
+# or within a few percent (an OpenReview record has keywords the other lacks).
+PRIOR_MAIN = 0.03
+PRIOR_SUB = 0.015
+
+
 def recency(year: int) -> float:
-    """The ``recency`` field: searches multiply scores by log2(2 + recency) (tantivy's
-    weight_by_field), i.e. by 1 + 0.0072% per year after 1900: at most +1%. That orders equal
-    scores (duplicate titles, an author's papers) newest first and barely moves anything else."""
+    """The year's part of the prior: 1 + 0.0072% per year after 1900, at most +1.4%. That orders
+    equal scores (duplicate titles, an author's papers) newest first and barely moves anything else."""
     return max(0, min(year - 1900, 200)) * 1e-4
+
+
+def prior(year: int, accepted: bool, venue: str) -> float:
+    """The ``prior`` field of a paper (see PRIOR_MAIN)."""
+    if not accepted:
+        return recency(year)
+    v = venue_registry.get(venue)
+    return recency(year) + (PRIOR_SUB if v.kind == "workshop" or v.parent else PRIOR_MAIN)
+
+
+MAX_PRIOR = recency(2100) + PRIOR_MAIN
 
 
 def schema() -> tantivy.Schema:
@@ -66,8 +85,11 @@ def schema() -> tantivy.Schema:
     sb.add_text_field("title_key", tokenizer_name="raw")          # text.title_key: exact-title match
     sb.add_text_field("authors", tokenizer_name="words")          # one value per author (positions gap)
     sb.add_text_field("first_author", tokenizer_name="words", index_option="basic")  # people recall first authors
-    sb.add_text_field("abstract", tokenizer_name="en")
+    sb.add_text_field("first_surname", tokenizer_name="words", index_option="basic")  # ... by their surname
     sb.add_text_field("keywords", tokenizer_name="en")            # keywords and primary area
+    # title, keywords and abstract together: a query word is one posting list to intersect (a
+    # union of per-field lists is several times slower to seek), and the abstract's BM25
+    sb.add_text_field("text", tokenizer_name="en")
     # filters and facets
     sb.add_text_field("id", tokenizer_name="raw", index_option="basic")
     sb.add_text_field("author_key", tokenizer_name="raw", index_option="basic")
@@ -79,7 +101,7 @@ def schema() -> tantivy.Schema:
     sb.add_integer_field("citations", fast=True)
     sb.add_integer_field("browse_rank", fast=True)                # status, then title (global order)
     sb.add_integer_field("title_rank", fast=True)                 # title A-Z, then newest
-    sb.add_float_field("recency", fast=True)                      # ties go to the newer paper (see RECENCY)
+    sb.add_float_field("prior", fast=True)                        # accepted and newer papers first (see prior)
     # everything a Hit shows, as one JSON blob (one stored field decodes fastest)
     sb.add_bytes_field("doc", stored=True)
     return sb.build()
@@ -280,12 +302,16 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int) -> tantivy.Documen
         doc.add_text("author_key", key)
         if i == 0:
             doc.add_text("first_author", text)
-    if d.abstract_plain:
-        doc.add_text("abstract", d.abstract_plain)
+            doc.add_text("first_surname", name.rsplit(None, 1)[-1] if name.strip() else "")
+    doc.add_text("text", title)
     for kw in d.keywords:
         doc.add_text("keywords", kw)
+        doc.add_text("text", kw)
     if d.primary_area:
         doc.add_text("keywords", d.primary_area)
+        doc.add_text("text", d.primary_area)
+    if d.abstract_plain:
+        doc.add_text("text", d.abstract_plain)
     doc.add_text("venue", d.venue)
     doc.add_text("family", d.family)
     if d.status:
@@ -299,7 +325,7 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int) -> tantivy.Documen
     doc.add_integer("citations", d.citations if d.citations is not None else NO_CITATIONS)
     doc.add_integer("browse_rank", browse_rank)
     doc.add_integer("title_rank", title_rank)
-    doc.add_float("recency", recency(d.year))
+    doc.add_float("prior", prior(d.year, d.accepted, d.venue))
     doc.add_bytes("doc", orjson.dumps({
         "id": d.id, "title": d.title, "title_plain": title, "authors": [a[0] for a in d.authors],
         "author_keys": [a[1] for a in d.authors], "venue": d.venue, "year": d.year, "status": d.status,

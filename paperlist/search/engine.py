@@ -29,6 +29,7 @@ from .query import Filters, ParsedQuery, parse
 from .rank import DEFAULT_WEIGHTS, TextQuery, TextQueryBuilder, Weights
 from .request import check_request, merge_filters, request_filters
 from .suggest import Suggester
+from .tiers import TIER_MIN_MATCHES
 
 
 class NoIndex(RuntimeError):
@@ -83,7 +84,8 @@ class Searcher:
         return s
 
     def warm(self) -> None:
-        """Load what the first misspelled query would otherwise load (the spelling vocabulary)."""
+        """Load what the first misspelled or unfinished query would otherwise load (the spelling
+        vocabulary and the completions of short prefixes)."""
         gen = self._generation()
         gen.suggester.warm()
 
@@ -121,7 +123,8 @@ class Searcher:
         venues = searcher.aggregate(tantivy.Query.all_query(), {"v": {"terms": {"field": "venue", "size": 10_000}}})
         keys = frozenset(b["key"] for b in venues["v"]["buckets"])
         suggester = Suggester(searcher)
-        builder = TextQueryBuilder(index, searcher, self.weights, corrector=suggester.correct)
+        builder = TextQueryBuilder(index, searcher, self.weights, corrector=suggester.correct,
+                                   completer=suggester.completions)
         return _Generation(name, index, searcher, builder, keys, suggester)
 
     def _generation(self) -> _Generation:
@@ -144,22 +147,31 @@ class Searcher:
         offset = (req.page - 1) * req.per_page
         browse = not plan.pq.has_text
         by_year = req.sort in ("newest", "oldest")
+        counts: _Counts | None = None
         while True:
-            query = plan.query()
-            facets, year_counts = self._facets(gen, plan, req) if by_year else ({}, {})
-            if by_year:
-                total = sum(year_counts.values())
-                addrs = self._by_year(gen, plan, query, req.sort == "newest", browse, offset, req.per_page,
-                                      year_counts)
+            if by_year or (plan.text.tiering is not None and req.sort == "relevance"):
+                # the total comes with the facet counts (one pass over the matches); the page
+                # from the year counts or from the tier (see tiers.py)
+                counts = self._facets(gen, plan, req, total=True)
+                total = counts.total
+                if not total:
+                    addrs = []
+                elif by_year:
+                    addrs = self._by_year(gen, plan, plan.query(), req.sort == "newest", browse, offset,
+                                          req.per_page, counts.years)
+                elif total >= TIER_MIN_MATCHES:
+                    addrs = self._tiered(gen, plan, offset, req.per_page)
+                else:       # few matches: ranking them all costs less than trying the tier
+                    addrs = self._relevance(gen.searcher, plan.query(), offset, req.per_page)[0]
             else:
-                addrs, total = self._page(gen, query, req.sort, browse, offset, req.per_page)
+                counts = None
+                addrs, total = self._page(gen, plan.query(), req.sort, browse, offset, req.per_page)
             looser = _next_mode(plan.text) if fused is None else None
             if total or looser is None:
                 break
             # no paper has every word: accept papers with most of them, then with any
             plan.text = gen.builder.build(plan.pq, looser)
-        if not by_year:
-            facets, _ = self._facets(gen, plan, req)
+        facets = (counts or self._facets(gen, plan, req)).facets
         hits = self._hits(gen, plan, addrs, req.snippets)
         suggestion = None
         if plan.pq.has_text and (total == 0 or plan.text.mode != "all" or plan.text.corrections or plan.text.unknown or any(
@@ -188,8 +200,10 @@ class Searcher:
         plan = _Plan(pq, pq.filters, gen.builder.build(pq), filter_queries(gen.index.schema, pq.filters))
         if plan.text.query is None:
             return []
-        res = gen.searcher.search(plan.query(), min(max(1, limit), MAX_WINDOW))
-        return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
+        limit = min(max(1, limit), MAX_WINDOW)
+        hits = (self._tiered(gen, plan, 0, limit) if plan.text.tiering is not None
+                else self._relevance(gen.searcher, plan.query(), 0, limit)[0])
+        return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in hits]
 
     def more_like(self, fields: dict[str, list[str]], limit: int = 10,
                   exclude: tuple[str, ...] = ()) -> list[tuple[str, float]]:
@@ -200,7 +214,7 @@ class Searcher:
             gen.index.schema, fields, min_doc_frequency=2, max_doc_frequency=20_000, min_term_frequency=1,
             max_query_terms=1000, min_word_length=3)   # all terms: a cut at 30 picks among ties at random
         # a few extra so that papers tied at the cut are chosen by id, not by segment order
-        res = gen.searcher.search(q, limit + len(exclude) + 10, weight_by_field="recency")
+        res = gen.searcher.search(q, limit + len(exclude) + 10, weight_by_field="prior")
         out = sorted(((_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits),
                      key=lambda x: (-round(x[1], 4), x[0]))
         return [(pid, sc) for pid, sc in out if pid not in exclude][:limit]
@@ -237,7 +251,7 @@ class Searcher:
             # a sentence rarely has every word in one paper: candidates need most of them
             text_q = gen.builder.build(plan.pq, "most") if plan.text.clauses >= 3 else plan.text
             res = gen.searcher.search(_Plan(plan.pq, plan.filters, text_q, plan.dims).query(), semantic.KEYWORD_K,
-                                      weight_by_field="recency")
+                                      weight_by_field="prior")
             kw = [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
             # the keyword candidates' own cosines, so a paper both rankers found is judged on both
             vec.update(self.semantic.scores(text, [pid for pid, _ in kw if pid not in vec]))
@@ -252,7 +266,7 @@ class Searcher:
             if constraint is not None:
                 ids = tantivy.Query.boolean_query([(Occur.Must, ids), (Occur.Must, tantivy.Query.const_score_query(
                     constraint, 0.0))])
-        plan.text = replace(plan.text, query=ids, match=ids, mode="all")
+        plan.text = replace(plan.text, query=ids, match=ids, mode="all", tiering=None)   # the fused order is final
         return fused
 
     def _page(self, gen: _Generation, query: tantivy.Query, sort: str, browse: bool, offset: int,
@@ -271,9 +285,22 @@ class Searcher:
 
     def _relevance(self, s: tantivy.Searcher, query: tantivy.Query, offset: int, limit: int,
                    count: bool = False) -> tuple[list[tuple[float, tantivy.DocAddress]], int]:
-        """By score; scores carry a tiny recency factor, so equal matches list the newer first."""
-        res = s.search(query, limit, count=count, offset=offset, weight_by_field="recency")
+        """By score; scores carry a small prior (accepted and newer papers first, see
+        fulltext.prior), so equal matches list the accepted, then the newer, first."""
+        res = s.search(query, limit, count=count, offset=offset, weight_by_field="prior")
         return res.hits, _count(res)
+
+    def _tiered(self, gen: _Generation, plan: _Plan, offset: int, limit: int) -> list[tuple[float, tantivy.DocAddress]]:
+        """The relevance page ranked from the smallest tier level where that is provably the
+        same page (its last score beats what any paper outside can score), else from every match."""
+        query = plan.query()
+        assert plan.text.tiering is not None
+        for tier in plan.text.tiering():
+            res = gen.searcher.search(combine(query, [(Occur.Must, tier.query)]), limit, count=False, offset=offset,
+                                      weight_by_field="prior")
+            if len(res.hits) == limit and res.hits[-1][0] > tier.bound:
+                return res.hits
+        return self._relevance(gen.searcher, query, offset, limit)[0]
 
     def _by_year(self, gen: _Generation, plan: _Plan, query: tantivy.Query, newest: bool, browse: bool, offset: int,
                  limit: int, year_counts: dict[int, int]) -> list[tuple[float, tantivy.DocAddress]]:
@@ -299,32 +326,38 @@ class Searcher:
         return out
 
     # --- facets -------------------------------------------------------------------------------
-    def _facets(self, gen: _Generation, plan: _Plan,
-                req: SearchRequest) -> tuple[dict[str, list[FacetValue]], dict[int, int]]:
+    def _facets(self, gen: _Generation, plan: _Plan, req: SearchRequest, total: bool = False) -> _Counts:
         """Facet counts over the whole match set. A facet whose own dimension is filtered is
-        counted without that filter (so choosing NeurIPS still shows how many ICML has)."""
+        counted without that filter (so choosing NeurIPS still shows how many ICML has). With
+        ``total`` (or a year sort), also the size of the match set (and its year counts)."""
         need_years = req.sort in ("newest", "oldest")
-        if not req.facets and not need_years:
-            return {}, {}
         s = gen.searcher
         groups: dict[str | None, list[str]] = {}
         dims = ("venue", "year", "status", "topic") if req.facets else ()
         for dim in dims:
             groups.setdefault(dim if dim in plan.dims else None, []).append(dim)
+        if (total or need_years) and None not in groups:
+            groups[None] = []
         results: dict[str, list[dict[str, Any]]] = {}
-        year_all: dict[int, int] | None = None
+        out = _Counts({})
         for without, names in groups.items():
-            spec = {n: {"terms": {"field": n, "size": FACET_SIZE[n]}} for n in names}
+            spec: dict[str, Any] = {n: {"terms": {"field": n, "size": FACET_SIZE[n]}} for n in names}
+            if without is None:
+                if need_years and "year" not in names:
+                    spec["year"] = {"terms": {"field": "year", "size": FACET_SIZE["year"]}}
+                if total and "year" not in spec:     # (else the year counts add up to it)
+                    spec["n"] = {"value_count": {"field": "year"}}      # every paper has a year
             res = s.aggregate(plan.query(without, ranked=False), spec)
             for n in names:
                 results[n] = res[n]["buckets"]
-            if without is None and "year" in names:
-                year_all = {int(b["key"]): b["doc_count"] for b in res["year"]["buckets"]}
-        if need_years and year_all is None:
-            res = s.aggregate(plan.query(ranked=False), {"year": {"terms": {"field": "year", "size": FACET_SIZE["year"]}}})
-            year_all = {int(b["key"]): b["doc_count"] for b in res["year"]["buckets"]}
-        facets = {dim: facet_values(dim, results.get(dim, []), plan.filters) for dim in dims}
-        return facets, year_all or {}
+            if without is None:
+                if "year" in spec:
+                    out.years = {int(b["key"]): b["doc_count"] for b in res["year"]["buckets"]}
+                    out.total = sum(out.years.values())
+                if "n" in spec:
+                    out.total = int(res["n"]["value"] or 0)
+        out.facets = {dim: facet_values(dim, results.get(dim, []), plan.filters) for dim in dims}
+        return out
 
     # --- hits ---------------------------------------------------------------------------------
     def _hits(self, gen: _Generation, plan: _Plan, addrs: list[tuple[Any, tantivy.DocAddress]],
@@ -370,6 +403,15 @@ class Searcher:
         if plan.pq.notes:
             out["notes"] = plan.pq.notes
         return out
+
+
+@dataclass(slots=True)
+class _Counts:
+    """What one aggregation pass over the match set gives."""
+
+    facets: dict[str, list[FacetValue]]
+    years: dict[int, int] = field(default_factory=dict)   # papers per year (year sorts)
+    total: int = 0
 
 
 def _next_mode(t: TextQuery) -> str | None:
