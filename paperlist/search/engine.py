@@ -205,11 +205,16 @@ class Searcher:
                 else self._relevance(gen.searcher, plan.query(), 0, limit)[0])
         return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in hits]
 
-    def more_like(self, fields: dict[str, list[str]], limit: int = 10,
+    def more_like(self, title: str, keywords: list[str], abstract: str | None, limit: int = 10,
                   exclude: tuple[str, ...] = ()) -> list[tuple[str, float]]:
-        """Papers sharing the distinctive words of ``fields`` (tantivy's more-like-this over the
-        given field texts), best first: the text ranker behind similar papers."""
+        """Papers sharing the distinctive words of a title, keywords and abstract (tantivy's
+        more-like-this), best first: the text ranker behind similar papers."""
         gen = self._generation()
+        fields: dict[str, list[str]] = {"title": [title]}
+        if keywords:
+            fields["keywords"] = list(keywords)
+        if abstract:
+            fields["text"] = [abstract]          # the index's title + keywords + abstract field
         q = tantivy.Query.more_like_this_document_fields_query(
             gen.index.schema, fields, min_doc_frequency=2, max_doc_frequency=20_000, min_term_frequency=1,
             max_query_terms=1000, min_word_length=3)   # all terms: a cut at 30 picks among ties at random

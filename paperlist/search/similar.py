@@ -23,12 +23,8 @@ def similar_papers(searcher: Any | None, paper: Paper, limit: int = 10) -> tuple
             got = None
         if got is not None:
             return got, "vectors"
-    fields: dict[str, list[str]] = {"title": [paper.title_plain or paper.title]}
-    if paper.keywords:
-        fields["keywords"] = list(paper.keywords)
-    if paper.abstract_plain:
-        fields["abstract"] = [paper.abstract_plain]
     try:
-        return searcher.more_like(fields, limit, exclude=(paper.id,)), "text"
+        return searcher.more_like(paper.title_plain or paper.title, paper.keywords, paper.abstract_plain, limit,
+                                  exclude=(paper.id,)), "text"
     except Exception:  # noqa: BLE001 - no index yet
         return [], "none"
