@@ -32,7 +32,8 @@ from .web.views.base import Ctx, DataCache, PageError, Redirect
 from .web.views.search import parse_request
 
 T = TypeVar("T")
-TOOL_NAMES = ["search_papers", "get_paper", "list_conferences", "list_conference_papers"]
+TOOL_NAMES = ["search_papers", "get_paper", "list_conferences", "list_conference_papers", "find_similar_papers",
+              "get_topic_stats"]
 _TAG = re.compile(r"<[^>]+>")
 _HTML_FIELDS = ("title_html", "abstract_html", "tldr_html", "summary_zh_html", "bib_href", "bibtex_from_source")
 MAX_AUTHORS = 12
@@ -94,6 +95,11 @@ class Tools:
         year_from: Annotated[int | None, Field(ge=1900, le=2100)] = None,
         year_to: Annotated[int | None, Field(ge=1900, le=2100)] = None,
         statuses: Annotated[list[Status], Field(max_length=8)] = [],  # noqa: B006
+        topics: Annotated[list[str], Field(max_length=10, description=(
+            "Topic or area slugs from get_topic_stats (diffusion-models, cv …); OR-ed."))] = [],  # noqa: B006
+        mode: Annotated[Literal["auto", "keyword", "semantic", "hybrid"], Field(description=(
+            "auto (default): also by meaning for natural-language queries when vectors exist; semantic: by "
+            "meaning only; keyword: words only. Chinese AI terms are translated to English."))] = "auto",
         sort: Annotated[Literal[SORTS], Field(description="relevance, newest, oldest, title or citations.")]  # type: ignore[valid-type]
         = "relevance",
         limit: Annotated[int, Field(ge=1, le=50, description="Hits per page.")] = 10,
@@ -103,8 +109,8 @@ class Tools:
         abstract and keywords. Returns the total, hits (id, title, authors, venue, year, status,
         a passage of the abstract), the busiest venues, years and statuses, and a spelling
         suggestion. Use get_paper with a hit's id for the abstract and BibTeX."""
-        params: dict[str, Any] = {"q": query, "sort": sort, "page": str(page), "per_page": str(limit)}
-        r = self._call(parse_request, _Params(params, venue=venues, status=list(statuses)))
+        params: dict[str, Any] = {"q": query, "sort": sort, "page": str(page), "per_page": str(limit), "mode": mode}
+        r = self._call(parse_request, _Params(params, venue=venues, status=list(statuses), topic=list(topics)))
         r.year_from, r.year_to = year_from, year_to
         d = self._call(resources.search, self.ctx(), r, 10)
         return {
@@ -113,6 +119,7 @@ class Tools:
             "facets": {dim: [{"value": v["value"], "label": v["label"], "count": v["count"]} for v in vals]
                        for dim, vals in d["facets"].items()},
             "suggestion": d["suggestion"], "notes": d["interpreted"].get("notes", []),
+            "mode": d["interpreted"].get("mode"), "translated": (d["interpreted"].get("translated") or {}).get("to"),
         }
 
     def get_paper(self, paper_id: Annotated[str, Field(min_length=1, max_length=300, description=(
@@ -164,6 +171,45 @@ class Tools:
                 "papers": [_brief(p) for p in d["papers"]]}
 
 
+    def find_similar_papers(
+        self,
+        paper_id: Annotated[str, Field(min_length=1, max_length=300, description=(
+            "A paper id from search_papers, or a DOI, arXiv, OpenReview or ACL Anthology id."))],
+        limit: Annotated[int, Field(ge=1, le=30)] = 10,
+    ) -> dict[str, Any]:
+        """Papers similar to one paper: nearest by meaning (title and abstract embeddings) when the
+        paper has a vector, else the papers sharing its most distinctive words. `method` says which."""
+        d = self._call(resources.similar, self.ctx(), paper_id.strip(), limit)
+        return {"id": d["id"], "method": d["method"],
+                "papers": [_brief(p) | {"score": p["score"]} for p in d["papers"]]}
+
+    def get_topic_stats(
+        self,
+        topic: Annotated[str | None, Field(max_length=100, description=(
+            "A topic or area slug for its details and papers; omit to list every topic."))] = None,
+        venue: Annotated[str | None, Field(max_length=100, description="Count only this venue (key or alias).")] = None,
+        year: Annotated[int | None, Field(ge=1900, le=2100, description="Count only this year.")] = None,
+    ) -> dict[str, Any]:
+        """Research topics (60 topics in 12 areas, e.g. diffusion-models in generative) with paper
+        counts per year and venue. Without `topic`: every topic's count (optionally within one
+        venue and/or year). With `topic`: its counts per year and per venue-year and its newest
+        papers (filtered by venue/year). Use a slug as `topics` in search_papers."""
+        if topic is None:
+            d = self._call(resources.topics, self.ctx(), venue, year)
+            return {"venue": d["venue"], "year": d["year"], "areas": [
+                {"slug": a["slug"], "name": a["en"], "papers": a["papers"],
+                 "topics": [{"slug": t["slug"], "name": t["en"], "zh": t["zh"], "papers": t["papers"],
+                             "recent_years": dict(list(t["years"].items())[-5:])} for t in a["topics"]]}
+                for a in d["areas"]]}
+        params = _Params({"venue": venue or "", "year": str(year) if year else ""})
+        d = self._call(resources.topic, self.ctx(), topic.strip().lower(), params)
+        return {"slug": d["slug"], "name": d["en"], "zh": d["zh"], "description": d["desc"], "area": d["parent"],
+                "topics": d["topics"], "papers": d["papers"], "years": d["years"],
+                "venues": dict(list(d["venues"].items())[:15]),
+                "venue_years": d["venue_years"][-60:], "matching": d["total"],
+                "papers_list": [_brief(p) for p in d["list"][:20]]}
+
+
 class _Params(dict[str, str]):
     """A query-parameter mapping with repeated values (``getlist``), as the builders read URLs."""
 
@@ -181,7 +227,8 @@ def build_server(tools: Tools) -> MCPServer:
         "paperlist", title="paperlist: AI conference papers", version="1.0",
         instructions=("A library of AI top-conference papers (NeurIPS, ICLR, ICML, CVPR, ACL, AAAI and 30 more, "
                       "260k+ papers). Search with search_papers, read one with get_paper (abstract, links, "
-                      "BibTeX), browse venues with list_conferences and list_conference_papers."))
+                      "BibTeX), browse venues with list_conferences and list_conference_papers, find related "
+                      "work with find_similar_papers, and follow research topics with get_topic_stats."))
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False, idempotent_hint=True)
     for name in TOOL_NAMES:
         server.add_tool(getattr(tools, name), name=name, annotations=read_only)

@@ -69,6 +69,16 @@ def corpus_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     return st
 
 
+@pytest.fixture(scope="session")
+def corpus_home(corpus_store: Store) -> Path:
+    """The home of ``corpus_store`` with a search index built from it, once per test session."""
+    from paperlist.index import fulltext
+
+    home = corpus_store.path.parent
+    fulltext.build(corpus_store, home, force=False)
+    return home
+
+
 def shared_data(sub: str = "") -> Path:
     path = SHARED_DATA / sub
     if not path.exists():
@@ -116,6 +126,9 @@ def build_search_home(home: Path) -> Path:
     st = Store(home / "paperlist.db")
     rep = ingest(st, [str(PAPERCOPILOT), str(SEARCH_FIXTURES)], jobs=1)
     assert rep.failed == 0
+    from paperlist.topics.build import assign_topics
+
+    assign_topics(st, home)
     fulltext.build(st, home)
     st.close()
     return home

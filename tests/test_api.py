@@ -37,7 +37,7 @@ def test_search_shape(client: Any) -> None:
     assert "<mark>" in hit["title_html"] and "<mark>" in hit["snippet_html"]
     assert hit["authors"][0] == {"name": "Ada Lovelace", "key": "ada-lovelace"}
     assert hit["href"] == f"/papers/{hit['id']}" and hit["venue"] == "neurips" and hit["year"] == 2024
-    assert set(d["facets"]) == {"venue", "year", "status"}
+    assert set(d["facets"]) == {"venue", "year", "status", "topic"}
     assert {"value", "label", "count", "selected"} <= set(d["facets"]["venue"][0])
     assert d["query"]["q"] == "speculative decoding" and d["query"]["per_page"] == 5
     assert d["links"]["bib"].endswith("format=bib") and "format=atom" in d["links"]["atom"]
@@ -52,7 +52,7 @@ def test_search_filters_and_paging(client: Any) -> None:
     nxt = client.get(d["links"]["next"]).json()
     assert nxt["query"]["page"] == 2 and {h["id"] for h in nxt["hits"]}.isdisjoint({h["id"] for h in d["hits"]})
     bare = client.get("/api/v1/search?q=transformers&facets=false&snippets=false").json()
-    assert bare["facets"] == {"venue": [], "year": [], "status": []}
+    assert bare["facets"] == {"venue": [], "year": [], "status": [], "topic": []}
     assert all("<mark>" not in h["snippet_html"] for h in bare["hits"])
 
 

@@ -52,6 +52,13 @@ def answers(web_home: Path, web_store: Store) -> dict[str, Any]:
             "list_bad_page": ("list_conference_papers", {"venue": "neurips", "year": 2024, "page": 99}),
             "bad_limit": ("search_papers", {"query": "x", "limit": 500}),
             "bad_status": ("search_papers", {"query": "x", "statuses": ["maybe"]}),
+            "similar": ("find_similar_papers", {"paper_id": spec, "limit": 3}),
+            "similar_missing": ("find_similar_papers", {"paper_id": "no-such-paper"}),
+            "topics": ("get_topic_stats", {}),
+            "topics_venue": ("get_topic_stats", {"venue": "nips", "year": 2024}),
+            "topic": ("get_topic_stats", {"topic": "ML"}),
+            "topic_missing": ("get_topic_stats", {"topic": "no-such-topic"}),
+            "zh_search": ("search_papers", {"query": "投机解码", "limit": 3}),
         }
         for name, (tool, args) in calls.items():
             out[name] = await c.call_tool(tool, args)
@@ -62,7 +69,8 @@ def answers(web_home: Path, web_store: Store) -> dict[str, Any]:
 
 def test_tools_are_listed(answers: dict[str, Any]) -> None:
     tools = {t.name: t for t in answers["tools"]}
-    assert set(tools) == set(TOOL_NAMES) == {"search_papers", "get_paper", "list_conferences", "list_conference_papers"}
+    assert set(tools) == set(TOOL_NAMES) == {"search_papers", "get_paper", "list_conferences", "list_conference_papers",
+                                             "find_similar_papers", "get_topic_stats"}
     search = tools["search_papers"]
     assert "query" in search.input_schema["properties"] and search.description
     assert search.annotations.read_only_hint is True
@@ -76,7 +84,7 @@ def test_search_papers(answers: dict[str, Any]) -> None:
     hit = d["hits"][0]
     assert hit["authors"] == ["Ada Lovelace", "Alan Turing", "Grace Hopper"] and hit["venue"] == "NeurIPS"
     assert "<mark>" not in hit["snippet"] and "speculative" in hit["snippet"].lower()
-    assert set(d["facets"]) == {"venue", "year", "status"}
+    assert set(d["facets"]) == {"venue", "year", "status", "topic"}
     f = answers["filtered"].structured_content
     assert len(f["hits"]) == 2 and all(h["status"] == "poster" and h["year"] == 2024 for h in f["hits"])
     assert [h["title"] for h in f["hits"]] == sorted(h["title"] for h in f["hits"])
@@ -114,3 +122,25 @@ def test_errors_say_what_to_fix(answers: dict[str, Any], name: str, words: str) 
 
 def test_plain() -> None:
     assert plain("a <mark>b</mark> &amp; c &lt;x&gt;") == "a b & c <x>"
+
+
+def test_similar_papers_and_topic_stats(answers: dict[str, Any]) -> None:
+    import json
+
+    def data(name: str) -> Any:
+        r = answers[name]
+        assert not r.is_error, r
+        return r.structured_content if r.structured_content is not None else json.loads(r.content[0].text)
+
+    sim = data("similar")
+    assert sim["method"] in ("vectors", "text") and sim["papers"] and sim["id"] not in [p["id"] for p in sim["papers"]]
+    assert answers["similar_missing"].is_error
+    areas = data("topics")["areas"]
+    assert len(areas) >= 8 and all(a["topics"] for a in areas) and sum(a["papers"] for a in areas) > 0
+    scoped = data("topics_venue")
+    assert scoped["venue"] == "neurips" and scoped["year"] == 2024
+    ml = data("topic")
+    assert ml["slug"] == "ml" and ml["topics"] and "venue_years" in ml
+    assert answers["topic_missing"].is_error
+    zh = data("zh_search")
+    assert zh["translated"] == "speculative decoding" and zh["hits"]

@@ -264,9 +264,10 @@ def test_largest_allowed_window(searcher: Searcher) -> None:
     assert res.hits == [] and res.total == 38 and res.pages == 1
 
 
-def test_semantic_mode_answers_with_keywords_for_now(searcher: Searcher) -> None:
+def test_semantic_mode_without_vectors_answers_with_keywords_and_says_so(searcher: Searcher) -> None:
     res = run(searcher, "diffusion", mode="hybrid")
-    assert res.total == run(searcher, "diffusion").total and "not available" in res.interpreted["notes"][0]
+    assert res.total == run(searcher, "diffusion").total and "unavailable" in res.interpreted["notes"][0]
+    assert res.interpreted["mode"] == "keyword" and res.interpreted["semantic"]["unavailable"]
 
 
 def test_empty_filter_values_are_no_filter(searcher: Searcher) -> None:

@@ -110,6 +110,9 @@ def build_store(home: Path, index: bool = True, extra: list[Record] | None = Non
     merge_pending(store)
     store.refresh_authors()
     store.sync_venues()
+    from paperlist.topics.build import assign_topics
+
+    assign_topics(store, home)
     store.checkpoint()
     if index:
         from paperlist.index import fulltext

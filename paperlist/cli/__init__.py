@@ -10,8 +10,10 @@ from .data import corpus_cmd, coverage_cmd, ingest_cmd, merge_cmd, show_cmd, sta
 from .export import export_cmd
 from .mcp import mcp_cmd
 from .serve import serve_cmd
+from .embed import embed_cmd
 from .index import index_cmd
 from .search import search_cmd
+from .topics import topics_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -26,5 +28,5 @@ def main() -> None:
 
 
 for _cmd in (ingest_cmd, corpus_cmd, merge_cmd, index_cmd, search_cmd, export_cmd, stats_cmd, venues_cmd, show_cmd,
-             coverage_cmd, serve_cmd, mcp_cmd):
+             coverage_cmd, serve_cmd, mcp_cmd, embed_cmd, topics_cmd):
     main.add_command(_cmd)

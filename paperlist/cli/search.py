@@ -12,7 +12,7 @@ import orjson
 
 from ..search import Searcher, SearchRequest, SearchResult
 from ..search.engine import NoIndex
-from ..search.model import MAX_PER_PAGE, SORTS
+from ..search.model import MAX_PER_PAGE, MODES, SORTS
 from ..search.query import parse_years
 from ..search.request import InvalidRequest
 from .common import echo_json, fail, home_dir, output_format, with_home
@@ -53,6 +53,10 @@ Examples:
 @click.option("--year", "year", metavar="Y|A..B", help="A year or an inclusive range.")
 @click.option("--status", "statuses", multiple=True, metavar="S", help="oral, spotlight, poster ... (repeatable).")
 @click.option("--sort", type=click.Choice(SORTS), default="relevance", show_default=True)
+@click.option("--topic", "topics", multiple=True, metavar="SLUG", help="Topic or area slug (repeatable; OR-ed).")
+@click.option("--mode", type=click.Choice(MODES), default="auto", show_default=True,
+              help="keyword, semantic (by meaning; needs `paperlist embed`), hybrid, or auto (hybrid for "
+                   "natural-language queries when vectors exist).")
 @click.option("--limit", "-n", type=click.IntRange(1, MAX_PER_PAGE), default=10, show_default=True,
               help="Hits per query (per page).")
 @click.option("--page", type=click.IntRange(1, None), default=1, show_default=True)
@@ -61,7 +65,8 @@ Examples:
               help="Read one query per line ('-' for stdin); print one JSON object per line, in order.")
 @with_home
 def search_cmd(query: tuple[str, ...], venues: tuple[str, ...], year: str | None, statuses: tuple[str, ...],
-               sort: str, limit: int, page: int, as_json: bool, batch: TextIO | None) -> None:
+               sort: str, topics: tuple[str, ...], mode: str, limit: int, page: int, as_json: bool,
+               batch: TextIO | None) -> None:
     year_from = year_to = None
     if year:
         rng = parse_years(year)
@@ -70,7 +75,7 @@ def search_cmd(query: tuple[str, ...], venues: tuple[str, ...], year: str | None
         else:
             year_from, year_to = rng
     base = SearchRequest(venues=list(venues), year_from=year_from, year_to=year_to, statuses=list(statuses),
-                         sort=sort, page=page, per_page=limit)
+                         sort=sort, page=page, per_page=limit, topics=list(topics), mode=mode)
     try:
         searcher = Searcher.open(home_dir())
     except NoIndex as e:
@@ -100,7 +105,7 @@ def _run_batch(searcher: Searcher, base: SearchRequest, lines: TextIO) -> None:
         q = line.rstrip("\r\n")
         req = SearchRequest(q=q, venues=base.venues, year_from=base.year_from, year_to=base.year_to,
                             statuses=base.statuses, sort=base.sort, page=base.page, per_page=base.per_page,
-                            facets=False, snippets=False)
+                            topics=base.topics, mode=base.mode, facets=False, snippets=False)
         res = searcher.search(req)
         out.write(orjson.dumps(_batch_record(res)).decode() + "\n")
         out.flush()
@@ -123,6 +128,12 @@ def _print_result(res: SearchResult) -> None:
     click.echo(f"{res.total:,} results for {what}  ({res.took_ms:.1f} ms)")
     if res.suggestion:
         click.echo(f"did you mean: {res.suggestion}")
+    tr = res.interpreted.get("translated")
+    if tr:
+        click.echo(f"searched as: {tr['to']}")
+    if res.interpreted.get("mode") in ("hybrid", "semantic"):
+        click.echo(f"ranked by: {res.interpreted['mode']} (words and meaning)" if res.interpreted["mode"] == "hybrid"
+                   else "ranked by: meaning")
     notes = res.interpreted.get("notes")
     if notes:
         click.echo("note: " + "; ".join(notes))

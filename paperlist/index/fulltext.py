@@ -38,7 +38,7 @@ from ..text import title_key
 from . import analyzers
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
-INDEX_VERSION = 5
+INDEX_VERSION = 10
 INFO_FILE = "paperlist.json"
 CURRENT_FILE = "CURRENT"
 
@@ -50,11 +50,30 @@ NO_CITATIONS = -1
 _JOINED = re.compile(r"\w[-'’‐‑]\w")
 
 
+# The ``prior`` field: searches multiply scores by log2(2 + prior) (tantivy's weight_by_field).
+# A paper accepted at a main venue (conference or journal) gets about +2%, one in a workshop or a
+# sub-venue (Findings) +1%, a rejected or withdrawn one nothing: the accepted version of a paper
+# comes before its rejected or workshop twin, whose title, authors and abstract score the same
+# or within a few percent (an OpenReview record has keywords the other lacks).
+PRIOR_MAIN = 0.03
+PRIOR_SUB = 0.015
+
+
 def recency(year: int) -> float:
-    """The ``recency`` field: searches multiply scores by log2(2 + recency) (tantivy's
-    weight_by_field), i.e. by 1 + 0.0072% per year after 1900: at most +1%. That orders equal
-    scores (duplicate titles, an author's papers) newest first and barely moves anything else."""
+    """The year's part of the prior: 1 + 0.0072% per year after 1900, at most +1.4%. That orders
+    equal scores (duplicate titles, an author's papers) newest first and barely moves anything else."""
     return max(0, min(year - 1900, 200)) * 1e-4
+
+
+def prior(year: int, accepted: bool, venue: str) -> float:
+    """The ``prior`` field of a paper (see PRIOR_MAIN)."""
+    if not accepted:
+        return recency(year)
+    v = venue_registry.get(venue)
+    return recency(year) + (PRIOR_SUB if v.kind == "workshop" or v.parent else PRIOR_MAIN)
+
+
+MAX_PRIOR = recency(2100) + PRIOR_MAIN
 
 
 def schema() -> tantivy.Schema:
@@ -66,8 +85,11 @@ def schema() -> tantivy.Schema:
     sb.add_text_field("title_key", tokenizer_name="raw")          # text.title_key: exact-title match
     sb.add_text_field("authors", tokenizer_name="words")          # one value per author (positions gap)
     sb.add_text_field("first_author", tokenizer_name="words", index_option="basic")  # people recall first authors
-    sb.add_text_field("abstract", tokenizer_name="en")
+    sb.add_text_field("first_surname", tokenizer_name="words", index_option="basic")  # ... by their surname
     sb.add_text_field("keywords", tokenizer_name="en")            # keywords and primary area
+    # title, keywords and abstract together: a query word is one posting list to intersect (a
+    # union of per-field lists is several times slower to seek), and the abstract's BM25
+    sb.add_text_field("text", tokenizer_name="en")
     # filters and facets
     sb.add_text_field("id", tokenizer_name="raw", index_option="basic")
     sb.add_text_field("author_key", tokenizer_name="raw", index_option="basic")
@@ -79,7 +101,7 @@ def schema() -> tantivy.Schema:
     sb.add_integer_field("citations", fast=True)
     sb.add_integer_field("browse_rank", fast=True)                # status, then title (global order)
     sb.add_integer_field("title_rank", fast=True)                 # title A-Z, then newest
-    sb.add_float_field("recency", fast=True)                      # ties go to the newer paper (see RECENCY)
+    sb.add_float_field("prior", fast=True)                        # accepted and newer papers first (see prior)
     # everything a Hit shows, as one JSON blob (one stored field decodes fastest)
     sb.add_bytes_field("doc", stored=True)
     return sb.build()
@@ -128,6 +150,11 @@ def needs_build(home: Path) -> bool:
     return gen is None or generation_info(root / gen).get("version") != INDEX_VERSION
 
 
+def content_fingerprint(store: Store) -> str:
+    """What an index is built from: the papers and their topics."""
+    return f"{store.papers_fingerprint()}:{store.topics_fingerprint() or '-'}"
+
+
 def is_current(store: Store, home: Path, fingerprint: str | None = None) -> bool:
     """True when the live generation was built by this index version from exactly these papers."""
     root = index_root(home)
@@ -135,7 +162,7 @@ def is_current(store: Store, home: Path, fingerprint: str | None = None) -> bool
     if gen is None:
         return False
     info = generation_info(root / gen)
-    fp = fingerprint if fingerprint is not None else store.papers_fingerprint()
+    fp = fingerprint if fingerprint is not None else content_fingerprint(store)
     return info.get("version") == INDEX_VERSION and info.get("fingerprint") == fp
 
 
@@ -157,7 +184,7 @@ def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
     t0 = time.perf_counter()
     root = index_root(home)
     with _build_lock(root):
-        fp = store.papers_fingerprint()
+        fp = content_fingerprint(store)
         if not force and is_current(store, home, fp):
             gen = current_generation(root)
             assert gen is not None
@@ -177,12 +204,17 @@ def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
             shutil.rmtree(path, ignore_errors=True)
             raise
         previous = current_generation(root)
-        tmp = root / f".CURRENT.{secrets.token_hex(4)}"
-        tmp.write_text(gen + "\n", "utf-8")
-        os.replace(tmp, root / CURRENT_FILE)
-        _fsync_dir(root)
+        switch_current(root, gen)
         _collect_garbage(root, keep={gen, previous})
         return BuildReport(gen, path, n, time.perf_counter() - t0)
+
+
+def switch_current(root: Path, gen: str) -> None:
+    """Point ``root/CURRENT`` at generation ``gen`` atomically (readers see the old or the new name)."""
+    tmp = root / f".CURRENT.{secrets.token_hex(4)}"
+    tmp.write_text(gen + "\n", "utf-8")
+    os.replace(tmp, root / CURRENT_FILE)
+    _fsync_dir(root)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -270,29 +302,49 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int) -> tantivy.Documen
         doc.add_text("author_key", key)
         if i == 0:
             doc.add_text("first_author", text)
-    if d.abstract_plain:
-        doc.add_text("abstract", d.abstract_plain)
+            doc.add_text("first_surname", name.rsplit(None, 1)[-1] if name.strip() else "")
+    doc.add_text("text", title)
     for kw in d.keywords:
         doc.add_text("keywords", kw)
+        doc.add_text("text", kw)
     if d.primary_area:
         doc.add_text("keywords", d.primary_area)
+        doc.add_text("text", d.primary_area)
+    if d.abstract_plain:
+        doc.add_text("text", d.abstract_plain)
     doc.add_text("venue", d.venue)
     doc.add_text("family", d.family)
     if d.status:
         doc.add_text("status", d.status)
     if d.track:
         doc.add_text("track", d.track)
+    for slug in topic_values(d.topics):
+        doc.add_text("topic", slug)
     doc.add_integer("year", d.year)
     doc.add_boolean("accepted", d.accepted)
     doc.add_integer("citations", d.citations if d.citations is not None else NO_CITATIONS)
     doc.add_integer("browse_rank", browse_rank)
     doc.add_integer("title_rank", title_rank)
-    doc.add_float("recency", recency(d.year))
+    doc.add_float("prior", prior(d.year, d.accepted, d.venue))
     doc.add_bytes("doc", orjson.dumps({
         "id": d.id, "title": d.title, "title_plain": title, "authors": [a[0] for a in d.authors],
         "author_keys": [a[1] for a in d.authors], "venue": d.venue, "year": d.year, "status": d.status,
         "accepted": d.accepted, "track": d.track, "citations": d.citations, "abstract": d.abstract_plain}))
     return doc
+
+
+def topic_values(topics: list[str]) -> list[str]:
+    """A paper's topics and their areas: ``topic:cv`` finds every computer-vision paper."""
+    from ..topics import taxonomy
+
+    tax = taxonomy()
+    out: list[str] = []
+    for slug in topics:
+        t = tax.get(slug)
+        for v in (slug, t.parent if t else None):
+            if v and v not in out:
+                out.append(v)
+    return out
 
 
 def _author_text(name: str, key: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ import tantivy
 from tantivy import Occur, Order
 
 from ..index import fulltext
+from . import glossary, semantic
 from .facets import FACET_SIZE, facet_values
 from .filters import combine, filter_queries
 from .highlight import Highlighter
@@ -28,6 +29,7 @@ from .query import Filters, ParsedQuery, parse
 from .rank import DEFAULT_WEIGHTS, TextQuery, TextQueryBuilder, Weights
 from .request import check_request, merge_filters, request_filters
 from .suggest import Suggester
+from .tiers import TIER_MIN_MATCHES
 
 
 class NoIndex(RuntimeError):
@@ -70,6 +72,7 @@ class Searcher:
         self._gen: _Generation | None = None
         self._stamp: tuple[int, int] | None = None
         self._lock = threading.Lock()
+        self.semantic = semantic.SemanticRanker(self.home)
         self.reload()
 
     @classmethod
@@ -81,7 +84,8 @@ class Searcher:
         return s
 
     def warm(self) -> None:
-        """Load what the first misspelled query would otherwise load (the spelling vocabulary)."""
+        """Load what the first misspelled or unfinished query would otherwise load (the spelling
+        vocabulary and the completions of short prefixes)."""
         gen = self._generation()
         gen.suggester.warm()
 
@@ -119,7 +123,8 @@ class Searcher:
         venues = searcher.aggregate(tantivy.Query.all_query(), {"v": {"terms": {"field": "venue", "size": 10_000}}})
         keys = frozenset(b["key"] for b in venues["v"]["buckets"])
         suggester = Suggester(searcher)
-        builder = TextQueryBuilder(index, searcher, self.weights, corrector=suggester.correct)
+        builder = TextQueryBuilder(index, searcher, self.weights, corrector=suggester.correct,
+                                   completer=suggester.completions)
         return _Generation(name, index, searcher, builder, keys, suggester)
 
     def _generation(self) -> _Generation:
@@ -135,34 +140,52 @@ class Searcher:
         t0 = time.perf_counter()
         check_request(req)
         gen = self._generation()
-        plan = self._plan(gen, req)
+        tr = glossary.translate(req.q)
+        plan = self._plan(gen, req, tr.query)
+        mode, mode_note = self._mode(req, plan, tr.changed)
+        fused = self._fuse(gen, plan, mode) if mode != "keyword" else None
         offset = (req.page - 1) * req.per_page
         browse = not plan.pq.has_text
         by_year = req.sort in ("newest", "oldest")
+        counts: _Counts | None = None
         while True:
-            query = plan.query()
-            facets, year_counts = self._facets(gen, plan, req) if by_year else ({}, {})
-            if by_year:
-                total = sum(year_counts.values())
-                addrs = self._by_year(gen, plan, query, req.sort == "newest", browse, offset, req.per_page,
-                                      year_counts)
+            if by_year or (plan.text.tiering is not None and req.sort == "relevance"):
+                # the total comes with the facet counts (one pass over the matches); the page
+                # from the year counts or from the tier (see tiers.py)
+                counts = self._facets(gen, plan, req, total=True)
+                total = counts.total
+                if not total:
+                    addrs = []
+                elif by_year:
+                    addrs = self._by_year(gen, plan, plan.query(), req.sort == "newest", browse, offset,
+                                          req.per_page, counts.years)
+                elif total >= TIER_MIN_MATCHES:
+                    addrs = self._tiered(gen, plan, offset, req.per_page)
+                else:       # few matches: ranking them all costs less than trying the tier
+                    addrs = self._relevance(gen.searcher, plan.query(), offset, req.per_page)[0]
             else:
-                addrs, total = self._page(gen, query, req.sort, browse, offset, req.per_page)
-            mode = _next_mode(plan.text)
-            if total or mode is None:
+                counts = None
+                addrs, total = self._page(gen, plan.query(), req.sort, browse, offset, req.per_page)
+            looser = _next_mode(plan.text) if fused is None else None
+            if total or looser is None:
                 break
             # no paper has every word: accept papers with most of them, then with any
-            plan.text = gen.builder.build(plan.pq, mode)
-        if not by_year:
-            facets, _ = self._facets(gen, plan, req)
+            plan.text = gen.builder.build(plan.pq, looser)
+        facets = (counts or self._facets(gen, plan, req)).facets
         hits = self._hits(gen, plan, addrs, req.snippets)
         suggestion = None
         if plan.pq.has_text and (total == 0 or plan.text.mode != "all" or plan.text.corrections or plan.text.unknown or any(
                 t.verbatim == 0 and not t.stop and not t.prefix for t in plan.text.terms)):
             suggestion = gen.suggester.suggest(plan.pq, plan.text)
         interpreted = self._interpreted(plan, browse)
-        if req.mode != "keyword":
-            interpreted.setdefault("notes", []).append(f"{req.mode} search is not available yet: keyword results")
+        if not browse:
+            interpreted["mode"] = mode
+        if tr.changed:
+            interpreted["translated"] = tr.to_dict(req.q)
+        interpreted["semantic"] = {"requested": req.mode, "used": mode != "keyword" and not browse,
+                                   "unavailable": self.semantic.unavailable()}
+        if mode_note:
+            interpreted.setdefault("notes", []).append(mode_note)
         return SearchResult(request=req, total=total, hits=hits, facets=facets,
                             took_ms=(time.perf_counter() - t0) * 1000, suggestion=suggestion,
                             interpreted=interpreted)
@@ -177,15 +200,79 @@ class Searcher:
         plan = _Plan(pq, pq.filters, gen.builder.build(pq), filter_queries(gen.index.schema, pq.filters))
         if plan.text.query is None:
             return []
-        res = gen.searcher.search(plan.query(), min(max(1, limit), MAX_WINDOW))
-        return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
+        limit = min(max(1, limit), MAX_WINDOW)
+        hits = (self._tiered(gen, plan, 0, limit) if plan.text.tiering is not None
+                else self._relevance(gen.searcher, plan.query(), 0, limit)[0])
+        return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in hits]
 
-    def _plan(self, gen: _Generation, req: SearchRequest) -> _Plan:
-        pq = parse(req.q, gen.venues)
+    def more_like(self, title: str, keywords: list[str], abstract: str | None, limit: int = 10,
+                  exclude: tuple[str, ...] = ()) -> list[tuple[str, float]]:
+        """Papers sharing the distinctive words of a title, keywords and abstract (tantivy's
+        more-like-this), best first: the text ranker behind similar papers."""
+        gen = self._generation()
+        fields: dict[str, list[str]] = {"title": [title]}
+        if keywords:
+            fields["keywords"] = list(keywords)
+        if abstract:
+            fields["text"] = [abstract]          # the index's title + keywords + abstract field
+        q = tantivy.Query.more_like_this_document_fields_query(
+            gen.index.schema, fields, min_doc_frequency=2, max_doc_frequency=20_000, min_term_frequency=1,
+            max_query_terms=1000, min_word_length=3)   # all terms: a cut at 30 picks among ties at random
+        # a few extra so that papers tied at the cut are chosen by id, not by segment order
+        res = gen.searcher.search(q, limit + len(exclude) + 10, weight_by_field="prior")
+        out = sorted(((_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits),
+                     key=lambda x: (-round(x[1], 4), x[0]))
+        return [(pid, sc) for pid, sc in out if pid not in exclude][:limit]
+
+    def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> _Plan:
+        pq = parse(req.q if q is None else q, gen.venues)
         f = merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))
         pq.filters = f
         text = gen.builder.build(pq)
         return _Plan(pq, f, text, filter_queries(gen.index.schema, f))
+
+    # --- semantic and hybrid ----------------------------------------------------------------------
+    def _mode(self, req: SearchRequest, plan: _Plan, translated: bool) -> tuple[str, str | None]:
+        """The mode to run and, when a requested mode cannot run, a note saying so."""
+        if not plan.pq.has_text or not plan.pq.words:
+            return "keyword", None
+        if req.mode == "keyword":
+            return "keyword", None
+        if req.mode == "auto":
+            if not semantic.wants_semantic(plan.pq, translated):
+                return "keyword", None
+            return ("keyword", None) if self.semantic.unavailable() else ("hybrid", None)
+        reason = self.semantic.unavailable()
+        if reason:
+            return "keyword", f"{req.mode} search is unavailable: {reason}; keyword results"
+        return req.mode, None
+
+    def _fuse(self, gen: _Generation, plan: _Plan, mode: str) -> list[tuple[str, float]]:
+        """Rank by meaning (and, for hybrid, fuse with BM25); the plan's text query becomes the
+        fused id list, still ANDed with field clauses and filters."""
+        text = " ".join(plan.pq.words + [c.text for c in plan.pq.clauses if not c.negated and c.field is None])
+        vec = dict(self.semantic.rank(text, plan.filters, semantic.VECTOR_K))
+        if mode == "hybrid":
+            # a sentence rarely has every word in one paper: candidates need most of them
+            text_q = gen.builder.build(plan.pq, "most") if plan.text.clauses >= 3 else plan.text
+            res = gen.searcher.search(_Plan(plan.pq, plan.filters, text_q, plan.dims).query(), semantic.KEYWORD_K,
+                                      weight_by_field="prior")
+            kw = [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
+            # the keyword candidates' own cosines, so a paper both rankers found is judged on both
+            vec.update(self.semantic.scores(text, [pid for pid, _ in kw if pid not in vec]))
+            fused = semantic.relative_fusion(kw, vec)
+        else:
+            fused = sorted(((pid, (c + 1) / 2) for pid, c in vec.items()), key=lambda kv: -kv[1])   # 0..1
+        ids = semantic.ids_query(gen.index.schema, fused) if fused else tantivy.Query.boolean_query([])
+        # field clauses, phrases and exclusions still restrict (author:, "…", -word)
+        clauses = [c for c in plan.pq.clauses if c.field is not None or c.phrase or c.negated]
+        if clauses:
+            constraint = gen.builder.build(ParsedQuery(plan.pq.raw, clauses=clauses, filters=plan.filters)).match
+            if constraint is not None:
+                ids = tantivy.Query.boolean_query([(Occur.Must, ids), (Occur.Must, tantivy.Query.const_score_query(
+                    constraint, 0.0))])
+        plan.text = replace(plan.text, query=ids, match=ids, mode="all", tiering=None)   # the fused order is final
+        return fused
 
     def _page(self, gen: _Generation, query: tantivy.Query, sort: str, browse: bool, offset: int,
               limit: int) -> tuple[list[tuple[Any, tantivy.DocAddress]], int]:
@@ -203,9 +290,22 @@ class Searcher:
 
     def _relevance(self, s: tantivy.Searcher, query: tantivy.Query, offset: int, limit: int,
                    count: bool = False) -> tuple[list[tuple[float, tantivy.DocAddress]], int]:
-        """By score; scores carry a tiny recency factor, so equal matches list the newer first."""
-        res = s.search(query, limit, count=count, offset=offset, weight_by_field="recency")
+        """By score; scores carry a small prior (accepted and newer papers first, see
+        fulltext.prior), so equal matches list the accepted, then the newer, first."""
+        res = s.search(query, limit, count=count, offset=offset, weight_by_field="prior")
         return res.hits, _count(res)
+
+    def _tiered(self, gen: _Generation, plan: _Plan, offset: int, limit: int) -> list[tuple[float, tantivy.DocAddress]]:
+        """The relevance page ranked from the smallest tier level where that is provably the
+        same page (its last score beats what any paper outside can score), else from every match."""
+        query = plan.query()
+        assert plan.text.tiering is not None
+        for tier in plan.text.tiering():
+            res = gen.searcher.search(combine(query, [(Occur.Must, tier.query)]), limit, count=False, offset=offset,
+                                      weight_by_field="prior")
+            if len(res.hits) == limit and res.hits[-1][0] > tier.bound:
+                return res.hits
+        return self._relevance(gen.searcher, query, offset, limit)[0]
 
     def _by_year(self, gen: _Generation, plan: _Plan, query: tantivy.Query, newest: bool, browse: bool, offset: int,
                  limit: int, year_counts: dict[int, int]) -> list[tuple[float, tantivy.DocAddress]]:
@@ -231,32 +331,38 @@ class Searcher:
         return out
 
     # --- facets -------------------------------------------------------------------------------
-    def _facets(self, gen: _Generation, plan: _Plan,
-                req: SearchRequest) -> tuple[dict[str, list[FacetValue]], dict[int, int]]:
+    def _facets(self, gen: _Generation, plan: _Plan, req: SearchRequest, total: bool = False) -> _Counts:
         """Facet counts over the whole match set. A facet whose own dimension is filtered is
-        counted without that filter (so choosing NeurIPS still shows how many ICML has)."""
+        counted without that filter (so choosing NeurIPS still shows how many ICML has). With
+        ``total`` (or a year sort), also the size of the match set (and its year counts)."""
         need_years = req.sort in ("newest", "oldest")
-        if not req.facets and not need_years:
-            return {}, {}
         s = gen.searcher
         groups: dict[str | None, list[str]] = {}
-        dims = ("venue", "year", "status") if req.facets else ()
+        dims = ("venue", "year", "status", "topic") if req.facets else ()
         for dim in dims:
             groups.setdefault(dim if dim in plan.dims else None, []).append(dim)
+        if (total or need_years) and None not in groups:
+            groups[None] = []
         results: dict[str, list[dict[str, Any]]] = {}
-        year_all: dict[int, int] | None = None
+        out = _Counts({})
         for without, names in groups.items():
-            spec = {n: {"terms": {"field": n, "size": FACET_SIZE[n]}} for n in names}
+            spec: dict[str, Any] = {n: {"terms": {"field": n, "size": FACET_SIZE[n]}} for n in names}
+            if without is None:
+                if need_years and "year" not in names:
+                    spec["year"] = {"terms": {"field": "year", "size": FACET_SIZE["year"]}}
+                if total and "year" not in spec:     # (else the year counts add up to it)
+                    spec["n"] = {"value_count": {"field": "year"}}      # every paper has a year
             res = s.aggregate(plan.query(without, ranked=False), spec)
             for n in names:
                 results[n] = res[n]["buckets"]
-            if without is None and "year" in names:
-                year_all = {int(b["key"]): b["doc_count"] for b in res["year"]["buckets"]}
-        if need_years and year_all is None:
-            res = s.aggregate(plan.query(ranked=False), {"year": {"terms": {"field": "year", "size": FACET_SIZE["year"]}}})
-            year_all = {int(b["key"]): b["doc_count"] for b in res["year"]["buckets"]}
-        facets = {dim: facet_values(dim, results.get(dim, []), plan.filters) for dim in dims}
-        return facets, year_all or {}
+            if without is None:
+                if "year" in spec:
+                    out.years = {int(b["key"]): b["doc_count"] for b in res["year"]["buckets"]}
+                    out.total = sum(out.years.values())
+                if "n" in spec:
+                    out.total = int(res["n"]["value"] or 0)
+        out.facets = {dim: facet_values(dim, results.get(dim, []), plan.filters) for dim in dims}
+        return out
 
     # --- hits ---------------------------------------------------------------------------------
     def _hits(self, gen: _Generation, plan: _Plan, addrs: list[tuple[Any, tantivy.DocAddress]],
@@ -302,6 +408,15 @@ class Searcher:
         if plan.pq.notes:
             out["notes"] = plan.pq.notes
         return out
+
+
+@dataclass(slots=True)
+class _Counts:
+    """What one aggregation pass over the match set gives."""
+
+    facets: dict[str, list[FacetValue]]
+    years: dict[int, int] = field(default_factory=dict)   # papers per year (year sorts)
+    total: int = 0
 
 
 def _next_mode(t: TextQuery) -> str | None:

@@ -9,7 +9,7 @@ from ..models import STATUSES
 from .model import FacetValue
 from .query import Filters
 
-FACET_SIZE = {"venue": 500, "year": 300, "status": 20}
+FACET_SIZE = {"venue": 500, "year": 300, "status": 20, "topic": 100}
 STATUS_RANK = {s: i for i, s in enumerate(STATUSES)}
 
 
@@ -19,6 +19,8 @@ def facet_values(dim: str, buckets: list[dict[str, Any]], f: Filters) -> list[Fa
         selected = set(f.venues)
     elif dim == "status":
         selected = set(f.statuses)
+    elif dim == "topic":
+        selected = set(f.topics)
     elif dim == "year" and f.year_from is not None and f.year_from == f.year_to:
         selected = {str(f.year_from)}
     vals = [FacetValue(str(b["key"]), _label(dim, str(b["key"])), int(b["doc_count"]), str(b["key"]) in selected)
@@ -35,4 +37,8 @@ def facet_values(dim: str, buckets: list[dict[str, Any]], f: Filters) -> list[Fa
 
 
 def _label(dim: str, value: str) -> str:
+    if dim == "topic":
+        from ..topics import taxonomy
+        t = taxonomy().get(value)
+        return t.en if t else value
     return fulltext.venue_label(value) if dim == "venue" else value

@@ -18,10 +18,9 @@ from functools import lru_cache
 from rapidfuzz.distance import OSA
 
 from ..index import analyzers
-from ..text import fold
+from ..text import fold, has_accents
 
 _WORD = re.compile(r"[^\W_]+")
-_ACCENTED = re.compile("[\u00c0-\u024f\u1e00-\u1eff]")     # Latin letters with diacritics
 ELLIPSIS = "…"
 
 
@@ -74,7 +73,7 @@ class Highlighter:
             return []
         # Lower case, and accents folded where there are any ("Schrödinger" ~ "schrodinger"),
         # keeping positions: the folded text has the same length as the text.
-        low = text.translate(_FOLD) if not text.isascii() and _ACCENTED.search(text) else text.lower()
+        low = text.translate(_FOLD) if has_accents(text) else text.lower()
         if len(low) != len(text):
             low = text.translate(_FOLD)
         # Words starting with a root, found with str.find (C speed, a few calls per abstract)

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 SORTS = ("relevance", "newest", "oldest", "title", "citations")
-MODES = ("keyword", "semantic", "hybrid")
+MODES = ("auto", "keyword", "semantic", "hybrid")   # auto: hybrid for natural-language queries when vectors exist
 MAX_PER_PAGE = 100
 MAX_WINDOW = 10_000          # page * per_page may not pass this
 MAX_QUERY_CHARS = 1_000      # longer queries are cut, not refused
@@ -30,7 +30,7 @@ class SearchRequest:
     sort: str = "relevance"                            # one of SORTS; browse mode defaults to status, title
     page: int = 1
     per_page: int = 20
-    mode: str = "keyword"                              # one of MODES
+    mode: str = "auto"                                 # one of MODES
     facets: bool = True                                # compute facet counts over the whole match set
     snippets: bool = True                              # highlighted title and abstract snippet
 
@@ -66,7 +66,7 @@ class SearchResult:
     request: SearchRequest
     total: int
     hits: list[Hit]
-    facets: dict[str, list[FacetValue]]   # "venue", "year", "status" (and "topic" later)
+    facets: dict[str, list[FacetValue]]   # "venue", "year", "status", "topic"
     took_ms: float
     suggestion: str | None = None          # "did you mean" query, when matches are poor
     interpreted: dict[str, Any] = field(default_factory=dict)  # parsed filters, translated terms, notes

@@ -2,12 +2,16 @@
 
 How a score is made (weights in ``Weights``, tuned on benchmarks/search_eval.py):
 
-- Every query word is one *clause*: the word in the title (stemmed), authors (unstemmed), keywords
-  and abstract (stemmed), each with its BM25 score times a field weight (title > authors >
-  keywords > abstract), summed. A word that the index does not know (or barely knows) also
-  matches its spelling neighbours (Levenshtein 1, or 2 for long words) in titles and author names:
-  typo tolerance. The last word, when the user is still typing it, also matches its most frequent
-  completions (search as you type).
+- Every query word is one *clause*, which a paper matches when the word is in its text (title,
+  keywords and abstract, stemmed: one posting list) or in an author's name (unstemmed). Its
+  score is the word's BM25 in the title, the author names and the text times a field weight
+  (title > authors > text), summed: the text and author BM25 come with the match, the title BM25
+  is an optional part added where it matches (seeking a few papers in a short list is cheaper
+  than merging the lists). Constants add to it: the word exactly as typed in the title, a word
+  of the first author's name, the first author's surname (x its IDF among surnames). A word that
+  the index does not know (or barely knows) also matches its spelling neighbours (Levenshtein 1,
+  or 2 for long words) in titles and author names: typo tolerance. The last word, when the user
+  is still typing it, also matches its most frequent completions (search as you type).
 - Matching (``MATCH_MODES``): first every clause is required ("all": an intersection, which
   tantivy runs fast by leap-frogging posting lists). Only if no paper has every word, *most*
   clauses are required (all but one of 3-5, 70% of more), and if that finds nothing either, any
@@ -17,43 +21,54 @@ How a score is made (weights in ``Weights``, tuned on benchmarks/search_eval.py)
 - Proximity: consecutive query words found near each other in the title (phrase, slop 2) add a
   bonus; the whole query as a title phrase adds more; the whole query equal to a title (case,
   accents and punctuation ignored) adds the most: exact and near-exact titles come first.
-- Ties go to the newer paper: the caller multiplies scores by a tiny recency factor.
+- The caller multiplies scores by a small prior: accepted main-venue papers get about +2%, workshop
+  ones +1%, and each year +0.007% (ties go to the newer paper); see fulltext.prior.
+
+Every optional part records the most it can add (``tiers.Part``), so that broad queries can be
+ranked exactly from a small tier of papers (see tiers.py).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from itertools import pairwise
-from typing import cast
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 import tantivy
 from tantivy import Occur, Query
 
 from ..index import analyzers
-from ..names import author_key, flip_comma_name
-from ..text import title_key
-from .query import ParsedQuery, TextClause
+from .clauses import field_clause
+from .proximity import proximity_parts
+from .query import ParsedQuery
+from .tiers import AUTHOR_TIER_MAX, TIER_MIN_MATCHES, Part, Tier, bm25_max, make_tier
 
 MATCH_MODES = ("all", "most", "any")
 # Words beyond this are ignored (a pasted abstract is not a better query than its first
 # sentence); it also bounds how deeply the ranking query nests.
 MAX_CLAUSES = 24
+DF_CACHE = 100_000          # document frequencies kept per index generation (see ``_df``)
+FLAT_MAX_MATCHES = 300      # see ``_build``: below this many matches and above FLAT_MIN_PARTS parts
+FLAT_MIN_PARTS = 12
 
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    title: float = 3.0
+    title: float = 6.0
     authors: float = 2.5
-    keywords: float = 1.5
-    abstract: float = 1.0
+    keywords: float = 0.0         # BM25 in keywords besides the text's (off: it favoured OpenReview twins)
+    text: float = 1.0             # title, keywords and abstract together
     fuzzy: float = 4.0            # constant score of a spelling neighbour (per field)
     prefix: float = 3.0           # constant score of a completion of the last word
     coverage: float = 2.0         # x IDF per matched clause
-    title_hit: float = 4.0        # x IDF per word found in the title
-    title_word: float = 8.0       # the word itself (unstemmed) is in the title
-    first_author: float = 20.0    # a word of the first author's name
+    title_hit: float = 0.0        # x IDF per word found in the title (off: title x 6 does as well)
+    title_word: float = 20.0      # the word itself (unstemmed) is in the title: "Properties" is not "Property"
+    first_author: float = 8.0     # a word of the first author's name
+    # the first author's surname, x its IDF among first-author surnames: "Rice robust learning"
+    # is Leslie Rice's paper before one with "rice" in its title, "Young ..." Andrew Young's
+    # before Su Young Lee's; a common surname ("Li") adds less than a rare one
+    surname: float = 5.0
     pair: float = 2.0             # consecutive words close together in the title
     phrase: float = 6.0           # the whole query is a phrase of the title
     phrase_slop: int = 3
@@ -82,7 +97,10 @@ class QTerm:
 class _Clause:
     term: QTerm
     anyfield: tantivy.Query          # matches the word (or a variant) in any field, BM25-scored
-    bonuses: list[tantivy.Query]     # score only: title and first-author constants
+    bonuses: list[Part]              # score only: title and keyword BM25, title and first-author constants
+    most: float                      # the most ``anyfield`` can score
+    author_df: int = 0               # papers with the word in an author's name
+    author_most: float = 0.0         # the most its author BM25 can score
 
 
 @dataclass(slots=True)
@@ -100,22 +118,39 @@ class TextQuery:
     corrections: dict[str, str] = field(default_factory=dict)  # rare word -> common neighbour used
     required: int = 0                                       # clauses a paper must match
     clauses: int = 0                                        # word clauses in the query
+    # the tier levels (tiers.py) of a broad query, made when the match set proves large
+    tiering: Callable[[], list[Tier]] | None = None
 
 
 class TextQueryBuilder:
     """Builds ``TextQuery`` objects against one index generation (its schema and term statistics)."""
 
     def __init__(self, index: tantivy.Index, searcher: tantivy.Searcher, weights: Weights = DEFAULT_WEIGHTS,
-                 corrector: Callable[[str], str | None] | None = None) -> None:
+                 corrector: Callable[[str], str | None] | None = None,
+                 completer: Callable[[str, str, int], list[tuple[str, int]]] | None = None) -> None:
         self.schema = index.schema
         self.corrector = corrector
+        # (field, prefix, limit) -> the most frequent terms with that prefix
+        self.completer = completer or (lambda f, p, n: searcher.terms_with_prefix(f, p, limit=n))
         self.searcher = searcher
         self.w = weights
         self.n_docs = max(1, searcher.num_docs)
+        self._dfs: dict[tuple[str, str], int] = {}
 
     # --- statistics -------------------------------------------------------------------------
     def _df(self, fieldname: str, term: str) -> int:
-        return self.searcher.doc_freq(fieldname, term) if term else 0
+        """Document frequency. Kept per index generation (term statistics do not change within
+        one; a query looks up ~5 per word, ~3 us each when the term dictionary is cold), in a
+        table emptied when it grows past DF_CACHE entries."""
+        if not term:
+            return 0
+        key = (fieldname, term)
+        df = self._dfs.get(key)
+        if df is None:
+            if len(self._dfs) >= DF_CACHE:
+                self._dfs.clear()
+            df = self._dfs[key] = self.searcher.doc_freq(fieldname, term)
+        return df
 
     def _idf(self, df: int) -> float:
         return math.log(1 + (self.n_docs - df + 0.5) / (df + 0.5))
@@ -143,7 +178,7 @@ class TextQueryBuilder:
             return tq
         fixed: list[tuple[Occur, Query]] = []
         for c in pq.clauses:
-            q = self._clause(c, tq)
+            q = field_clause(self.schema, self.w, c, tq.stems)
             if q is not None:
                 fixed.append((Occur.MustNot if c.negated else Occur.Must, q))
         content = _distinct([t for t in terms if not t.stop] or terms)[:MAX_CLAUSES]
@@ -151,7 +186,7 @@ class TextQueryBuilder:
         tq.clauses = len(clauses)
         match: list[tuple[Occur, Query]] = list(fixed)
         rank: list[tuple[Occur, Query]] = list(fixed)
-        bonuses: list[Query] = []
+        bonuses: list[Part] = []
         if clauses:
             if mode == "all":
                 tq.required = len(clauses)
@@ -168,27 +203,65 @@ class TextQueryBuilder:
                     c.anyfield, self.w.coverage * self._idf(max(1, c.term.known))))]) for c in clauses]
                 rank.append((Occur.Must, Query.boolean_query(
                     [(Occur.Should, c) for c in covered], minimum_number_should_match=need)))
-            bonuses = [b for c in clauses for b in c.bonuses] + self._proximity(terms, content)
+            bonuses = [b for c in clauses for b in c.bonuses] + self._proximity(terms, content, tq)
             if tq.corrections:   # "denoising difusion probabilistic models" is still that exact title
                 fixed_terms = [_corrected(t, tq.corrections) for t in terms]
-                bonuses += self._proximity(fixed_terms, [_corrected(t, tq.corrections) for t in content])
+                bonuses += self._proximity(fixed_terms, [_corrected(t, tq.corrections) for t in content], tq)
         if not any(occ == Occur.Must for occ, _ in match):
             # only exclusions: every paper but those
             tq.query = tq.match = (None if not match else
                                    Query.boolean_query([(Occur.Must, Query.all_query()), *match]))
             return tq
         tq.match = _all_clauses(match)
-        tq.query = _chain(_all_clauses(rank), bonuses)
+        few = mode == "all" and bool(clauses) and min(c.term.known for c in clauses) <= FLAT_MAX_MATCHES
+        if few and len(bonuses) >= FLAT_MIN_PARTS and not (tq.prefixes or tq.fuzzy or tq.corrections):
+            # Few papers can match (a pasted title): the optional parts as one union, built in
+            # one go. A chain of n levels costs n copies of the growing query in tantivy's
+            # bindings (~0.3 ms for a 10-word title); merging the parts' postings costs little
+            # when few papers are visited.
+            tq.query = Query.boolean_query([(Occur.Must, _all_clauses(rank)), *((Occur.Should, b.query) for b in bonuses)])
+        else:
+            tq.query = _chain(_all_clauses(rank), [b.query for b in bonuses])
+        if (mode == "all" and clauses and not tq.prefixes and not tq.fuzzy and not tq.corrections
+                and not any(occ == Occur.Must for occ, _ in fixed)
+                and min(c.term.known for c in clauses) >= TIER_MIN_MATCHES):
+            # broad: the top hits can come from a small tier (see tiers.py)
+            tq.tiering = partial(self._tiers, clauses, bonuses)
         return tq
+
+    def _proximity(self, terms: list[QTerm], content: list[QTerm], tq: TextQuery) -> list[Part]:
+        # The last word is read as unfinished only when it was completed (``_term_clause``):
+        # otherwise "diffusion models" would look for titles with a word starting "models",
+        # and the stemmed titles have "model".
+        typing = bool(terms) and terms[-1].prefix and terms[-1].word in tq.prefixes
+        return proximity_parts(self.schema, self.w, [t.word for t in terms], [t.stem for t in terms],
+                               [t.stem for t in content], typing, self._df, self._idf)
+
+    def _tiers(self, clauses: list[_Clause], parts: list[Part]) -> list[Tier]:
+        """Tier levels for ``clauses`` (all required). Papers with a word in an author's name
+        join the tier when few authors have it ("deep", "large"): that word's author BM25 and
+        first-author bonus, large for rare names, then leave the bound."""
+        must = 0.0
+        alternatives = [p.query for p in parts if p.in_tier]
+        rare = set()
+        for c in clauses:
+            must += c.most
+            if 0 < c.author_df <= AUTHOR_TIER_MAX:
+                alternatives.append(Query.term_query(self.schema, "authors", c.term.word, "basic"))
+                must -= c.author_most
+                rare.add(c.term.word)
+        parts = [replace(p, in_tier=True) if p.author in rare else p for p in parts]
+        return make_tier(self.schema, [c.term.stem for c in clauses], must, parts, alternatives)
 
     def _term_clause(self, t: QTerm, tq: TextQuery) -> _Clause | None:
         """The word in any field (with typo and prefix variants), and its bonuses; None if no
         paper can match it."""
         w, s = self.w, self.schema
         branches, bonuses = self._word_branches(t.word, t.stem, 1.0)
-        t.known = sum(df for _, df in branches)
+        t.known = sum(df for _, df, _, _ in branches)
         t.verbatim = self._df("title_words", t.word) + self._df("authors", t.word)
-        out = [q for q, _ in branches]
+        out = [q for q, _, _, _ in branches]
+        most = sum(m for _, _, m, _ in branches)
         tq.stems.add(t.stem)
         completed = 0      # papers with a completion of the word (when still typing it)
         rare = t.known < w.typo_df
@@ -196,10 +269,10 @@ class TextQueryBuilder:
             # still typing, or an abbreviation ("netw"): the most frequent completions in titles
             # and author names
             for fname in ("title_words", "authors"):
-                done = [(x, n) for x, n in self.searcher.terms_with_prefix(fname, t.word, limit=w.prefix_expansions)
-                        if x != t.word]
+                done = [(x, n) for x, n in self.completer(fname, t.word, w.prefix_expansions) if x != t.word]
                 if done:
                     out.append(Query.boost_query(Query.term_set_query(s, fname, [x for x, _ in done]), w.prefix))
+                    most += w.prefix
                     completed += sum(n for _, n in done)
             if completed:
                 tq.prefixes.append(t.word)
@@ -209,8 +282,9 @@ class TextQueryBuilder:
             fix = self.corrector(t.word) if self.corrector is not None else None
             if fix and fix != t.word:
                 alt, alt_bonuses = self._word_branches(fix, analyzers.stem(fix), w.correction)
-                if sum(df for _, df in alt) >= 10 * max(1, t.known):
-                    out += [q for q, _ in alt]
+                if sum(df for _, df, _, _ in alt) >= 10 * max(1, t.known):
+                    out += [q for q, _, _, _ in alt]
+                    most += sum(m for _, _, m, _ in alt)
                     bonuses += alt_bonuses
                     tq.corrections[t.word] = fix
                     tq.stems.add(analyzers.stem(fix))
@@ -221,118 +295,64 @@ class TextQueryBuilder:
                 for fname in ("title_words", "authors"):
                     out.append(Query.boost_query(
                         Query.fuzzy_term_query(s, fname, t.word, distance=dist, transposition_cost_one=True), w.fuzzy))
+                    most += w.fuzzy
                 tq.fuzzy.append(t.word)
         if t.known == 0 and not unfinished:
             tq.unknown.append(t.word)
         if not out:
             return None
         anyfield = out[0] if len(out) == 1 else Query.boolean_query([(Occur.Should, b) for b in out])
-        return _Clause(t, anyfield, bonuses)
+        adf, amost = next(((df, m) for q, df, m, f in branches if f == "authors"), (0, 0.0))
+        return _Clause(t, anyfield, bonuses, most, adf, amost)
 
-    def _word_branches(self, word: str, stem: str, scale: float) -> tuple[list[tuple[Query, int]], list[Query]]:
-        """The word in each text field where it occurs ((weighted BM25 term query, document
-        frequency) pairs: a paper matches the word if it matches one), and bonus queries that
-        only add score: a constant for the word in the title (its stem, and the very word:
-        "variate" is not "variational") and in the first author's name. BM25 alone lets a short
-        title with one query word beat the long title that has them all."""
+    def _word_branches(self, word: str, stem: str,
+                       scale: float) -> tuple[list[tuple[Query, int, float, str]], list[Part]]:
+        """Where a paper has the word: (weighted BM25 query, document frequency, most it can
+        score, field) for the text and author names (a paper matches the word if it matches one), and
+        the parts that only add score: BM25 in the title and keywords, a constant for the word in
+        the title (its stem, and the very word: "variate" is not "variational") and one in the
+        first author's name. BM25 alone lets a short title with one query word beat the long
+        title that has them all."""
         w, s = self.w, self.schema
-        out: list[tuple[Query, int]] = []
-        bonuses: list[Query] = []
-        for fname, term, weight in (("title", stem, w.title), ("authors", word, w.authors),
-                                    ("keywords", stem, w.keywords), ("abstract", stem, w.abstract)):
+        out: list[tuple[Query, int, float, str]] = []
+        parts: list[Part] = []
+        for fname, term, weight in (("text", stem, w.text), ("authors", word, w.authors)):
             df = self._df(fname, term)
             if df:
-                out.append((Query.boost_query(Query.term_query(s, fname, term), weight * scale), df))
-                if fname == "title" and w.title_hit:
-                    bonuses.append(Query.const_score_query(Query.term_query(s, "title", term, "basic"),
-                                                           w.title_hit * scale * self._idf(df)))
+                out.append((_bm25(s, fname, term, weight * scale), df, bm25_max(weight * scale, self._idf(df)), fname))
+        needs = frozenset([stem])
+        df = self._df("title", stem)
+        if df:
+            parts.append(Part(_bm25(s, "title", stem, w.title * scale), bm25_max(w.title * scale, self._idf(df)), needs))
+            if w.title_hit:
+                hit = w.title_hit * scale * self._idf(df)
+                parts.append(Part(Query.const_score_query(Query.term_query(s, "title", stem, "basic"), hit), hit, needs))
+        df = self._df("keywords", stem) if w.keywords else 0
+        if df:
+            parts.append(Part(_bm25(s, "keywords", stem, w.keywords * scale), bm25_max(w.keywords * scale, self._idf(df))))
         if w.title_word and self._df("title_words", word):
-            bonuses.append(Query.const_score_query(Query.term_query(s, "title_words", word, "basic"),
-                                                   w.title_word * scale))
+            parts.append(Part(Query.const_score_query(Query.term_query(s, "title_words", word, "basic"),
+                                                      w.title_word * scale), w.title_word * scale, needs))
         if w.first_author and self._df("first_author", word):
-            bonuses.append(Query.const_score_query(Query.term_query(s, "first_author", word, "basic"),
-                                                   w.first_author * scale))
-        return out, bonuses
+            parts.append(Part(Query.const_score_query(Query.term_query(s, "first_author", word, "basic"),
+                                                      w.first_author * scale), w.first_author * scale, author=word))
+            df = self._df("first_surname", word)
+            if w.surname and df:
+                v = w.surname * scale * self._idf(df)
+                parts.append(Part(Query.const_score_query(Query.term_query(s, "first_surname", word, "basic"), v),
+                                  v, author=word))
+        return out, parts
 
-    def _proximity(self, terms: list[QTerm], content: list[QTerm]) -> list[Query]:
-        w, s = self.w, self.schema
-        out: list[Query] = []
-        stems = [t.stem for t in terms if t.stem]
-        # consecutive content words near each other in the title
-        pairs = [(a.stem, b.stem) for a, b in pairwise(content)
-                 if a.stem and b.stem and a.stem != b.stem and not b.prefix]
-        whole = 2 <= len(stems) <= 2 * MAX_CLAUSES
-        if whole and not terms[-1].prefix and [list(p) for p in pairs] == [stems]:
-            pairs, whole = [], False     # a two-word query: its pair is the whole phrase
-            out.append(Query.boost_query(Query.phrase_query(s, "title", _words(stems), slop=2), w.pair + w.phrase))
-        for a, b in pairs:
-            out.append(Query.boost_query(Query.phrase_query(s, "title", _words([a, b]), slop=2), w.pair))
-        if whole:
-            if terms[-1].prefix:    # stems, then the unfinished word as typed ("graph neural netw")
-                words = [t.stem for t in terms[:-1]] + [terms[-1].word]
-                out.append(Query.boost_query(Query.phrase_prefix_query(s, "title", _words(words)), w.phrase))
-            else:   # loose: words dropped from the title still count as "the title"
-                out.append(Query.boost_query(Query.phrase_query(s, "title", _words(stems), slop=w.phrase_slop), w.phrase))
-        key = title_key(" ".join(t.word for t in terms))
-        if key and self._df("title_key", key):
-            out.append(Query.boost_query(Query.term_query(s, "title_key", key), w.exact))
-        if 2 <= len(terms) <= 5:     # the query may be a person's name
-            name = author_key(" ".join(t.word for t in terms))
-            if self._df("author_key", name):
-                out.append(Query.boost_query(Query.term_query(s, "author_key", name), w.author))
-        return out
 
-    def _clause(self, c: TextClause, tq: TextQuery) -> Query | None:
-        """A quoted phrase or a field clause: required (or excluded when negated)."""
-        s = self.schema
-        words = analyzers.word_tokens(c.text)
-        if not words:
-            return None
-        stems = [analyzers.stem(x) for x in words]
-        if not c.negated:
-            tq.stems.update(stems)
-        if c.field == "authors":
-            return self._author_clause(c.text, words)
-        fields = [c.field] if c.field else ["title", "abstract", "keywords", "authors"]
-        per_field: list[Query] = []
-        for f in fields:
-            toks = words if f == "authors" else stems
-            if c.phrase and len(toks) > 1:
-                q = Query.phrase_query(s, f, _words(toks))
-            elif len(toks) == 1:
-                q = Query.term_query(s, f, toks[0])
-            else:   # field:words without quotes: every word in that field
-                q = Query.boolean_query([(Occur.Must, Query.term_query(s, f, x)) for x in toks])
-            weight = {"title": self.w.title, "authors": self.w.authors, "keywords": self.w.keywords}.get(f, 1.0)
-            per_field.append(Query.boost_query(q, weight))
-        return per_field[0] if len(per_field) == 1 else Query.boolean_query([(Occur.Should, q) for q in per_field])
 
-    def _author_clause(self, text: str, words: list[str]) -> Query:
-        """An author: the whole name as its author key ("Zhi-Hua Zhou" = "Zhihua Zhou" =
-        "Zhou, Zhi-Hua"), or its words as a phrase in one author's name, in either order."""
-        s = self.schema
-        alts: list[Query] = []
-        key = author_key(flip_comma_name(text))
-        if key:
-            alts.append(Query.term_query(s, "author_key", key))
-        if len(words) == 1:
-            alts.append(Query.term_query(s, "authors", words[0]))
-        else:
-            alts.append(Query.phrase_query(s, "authors", _words(words)))
-            alts.append(Query.phrase_query(s, "authors", _words(words[::-1])))
-        q = Query.boolean_query([(Occur.Should, a) for a in alts])
-        # constant: any paper of the author is as good as another (then newest first)
-        return Query.const_score_query(q, self.w.author)
+def _bm25(schema: tantivy.Schema, fieldname: str, term: str, boost: float) -> Query:
+    """A BM25-scored term (frequencies only: positions are for phrases)."""
+    return Query.boost_query(Query.term_query(schema, fieldname, term, "freq"), boost)
 
 
 def _corrected(t: QTerm, corrections: dict[str, str]) -> QTerm:
     fix = corrections.get(t.word)
     return t if fix is None else QTerm(fix, analyzers.stem(fix), t.stop, False, t.known)
-
-
-def _words(ws: Sequence[str]) -> list[str | tuple[int, str]]:
-    """Phrase words as tantivy's typing wants them (a list of str is fine at run time)."""
-    return cast("list[str | tuple[int, str]]", list(ws))
 
 
 def _distinct(terms: list[QTerm]) -> list[QTerm]:

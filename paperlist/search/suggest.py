@@ -4,6 +4,10 @@ The vocabulary is the unstemmed words of titles and author names that occur in a
 papers (a word seen once may itself be a typo), loaded from the index's term dictionary the
 first time a suggestion is needed (~0.1 s) and grouped by length so one lookup compares the
 word with a few thousand candidates in C (rapidfuzz).
+
+The same pass keeps, for every prefix of one to three letters, its most frequent completions in
+each field: search as you type asks for them after every keystroke, and tantivy finds them by
+walking every term with the prefix (~1 ms for "he").
 """
 
 from __future__ import annotations
@@ -20,12 +24,15 @@ from .query import ParsedQuery
 from .rank import TextQuery
 
 MIN_DF = 2
+SHORT_PREFIX = 3            # completions of prefixes up to this long are kept in memory
+COMPLETIONS = 40            # ... this many per prefix and field
 
 
 class Suggester:
     def __init__(self, searcher: tantivy.Searcher) -> None:
         self.searcher = searcher
         self._buckets: dict[tuple[int, str], tuple[list[str], list[int]]] | None = None
+        self._short: dict[tuple[str, str], list[tuple[str, int]]] = {}
         self._lock = threading.Lock()
         self._cache: dict[str, str | None] = {}
 
@@ -36,7 +43,9 @@ class Suggester:
                 if self._buckets is None:
                     counts: dict[str, int] = {}
                     for fieldname in ("title_words", "authors"):
-                        for term, df in self.searcher.terms_with_prefix(fieldname, ""):
+                        terms = self.searcher.terms_with_prefix(fieldname, "")
+                        self._keep_short_prefixes(fieldname, terms)
+                        for term, df in terms:
                             if df >= MIN_DF and len(term) >= 2 and not term.isdigit():
                                 counts[term] = counts.get(term, 0) + df
                     buckets: dict[tuple[int, str], tuple[list[str], list[int]]] = {}
@@ -46,6 +55,23 @@ class Suggester:
                         dfs.append(df)
                     self._buckets = buckets
         return self._buckets
+
+    def _keep_short_prefixes(self, fieldname: str, terms: list[tuple[str, int]]) -> None:
+        short = self._short
+        for term, df in sorted(terms, key=lambda x: -x[1]):       # most frequent first
+            for n in range(1, min(SHORT_PREFIX, len(term)) + 1):
+                got = short.setdefault((fieldname, term[:n]), [])
+                if len(got) < COMPLETIONS:
+                    got.append((term, df))
+
+    def completions(self, fieldname: str, prefix: str, limit: int) -> list[tuple[str, int]]:
+        """The ``limit`` most frequent terms of ``fieldname`` (title_words or authors) that start
+        with ``prefix``, most frequent first. From memory once the vocabulary is loaded (``warm``,
+        or the first suggestion), from the term dictionary before: never waits for the load."""
+        if (self._buckets is not None and len(prefix) <= SHORT_PREFIX and limit <= COMPLETIONS
+                and fieldname in ("title_words", "authors")):
+            return self._short.get((fieldname, prefix), [])[:limit]
+        return self.searcher.terms_with_prefix(fieldname, prefix, limit=limit)
 
     def warm(self) -> None:
         """Load the vocabulary now rather than on the first misspelled query."""

@@ -7,12 +7,13 @@ from .browse import BrowseMixin, ListFilter
 from .docs import DocsMixin, IndexDoc
 from .ingest import FileCounts, FileState, IngestMixin, PaperCounts, encode_record, record_block
 from .read import ReadMixin
+from .topics import TopicDoc, TopicsMixin
 
 
-class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin):
+class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin, TopicsMixin):
     """A paperlist SQLite store. ``Store(path)`` creates or migrates it; ``readonly=True`` opens
     an existing one for serving."""
 
 
-__all__ = ["SCHEMA_VERSION", "FileCounts", "FileState", "IndexDoc", "ListFilter", "PaperCounts", "Store", "StoreError",
+__all__ = ["SCHEMA_VERSION", "FileCounts", "FileState", "IndexDoc", "ListFilter", "PaperCounts", "Store", "StoreError", "TopicDoc",
            "encode_record", "record_block"]

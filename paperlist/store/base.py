@@ -10,11 +10,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # from-version -> SQL that upgrades a store to from-version + 1. Add a step whenever schema.sql
 # changes, and bump SCHEMA_VERSION; schema.sql always describes the newest version.
-MIGRATIONS: dict[int, str] = {}
+MIGRATIONS: dict[int, str] = {
+    1: """CREATE TABLE IF NOT EXISTS paper_topics (
+            paper_id TEXT NOT NULL, topic TEXT NOT NULL, rank INTEGER NOT NULL, score REAL NOT NULL,
+            venue TEXT NOT NULL, year INTEGER NOT NULL, PRIMARY KEY (paper_id, topic)) WITHOUT ROWID;
+          CREATE INDEX IF NOT EXISTS paper_topics_topic ON paper_topics(topic, year, venue);""",
+}
 
 
 class StoreError(Exception):
@@ -111,13 +116,14 @@ class StoreBase:
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('created_at', ?)", (utcnow(),))
             return
-        self.ensure_indexes()       # a bulk load interrupted before it rebuilt them
         while version < SCHEMA_VERSION:
             with self.transaction() as db:
                 for stmt in _statements(MIGRATIONS[version]):
                     db.execute(stmt)
                 version += 1
                 db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
+        # after the migrations: an index may belong to a table a migration just created
+        self.ensure_indexes()       # a bulk load interrupted before it rebuilt them
 
     def ensure_indexes(self) -> None:
         """Create every index of schema.sql that is missing (cheap when all exist)."""

@@ -32,6 +32,7 @@ class IndexDoc:
     authors: list[tuple[str, str]] = field(default_factory=list)   # (display name, key), in order
     keywords: list[str] = field(default_factory=list)
     primary_area: str | None = None
+    topics: list[str] = field(default_factory=list)                 # topic slugs, main first
 
 
 class DocsMixin(StoreBase):
@@ -59,8 +60,10 @@ class DocsMixin(StoreBase):
             authors = db.execute(
                 "SELECT paper_id, name, author_key FROM paper_authors ORDER BY paper_id, position")
             kdb = self._connect()
+            tdb = self._connect()
             try:
                 keywords = kdb.execute("SELECT paper_id, keyword FROM keywords ORDER BY paper_id, position")
+                topics = tdb.execute("SELECT paper_id, topic FROM paper_topics ORDER BY paper_id, rank")
                 papers = self.db.execute(
                     "SELECT id, venue, family, year, title, coalesce(title_plain, title),"
                     " coalesce(abstract_plain, abstract),"
@@ -68,6 +71,7 @@ class DocsMixin(StoreBase):
                     " track, citations, primary_area FROM papers ORDER BY id")
                 arow = authors.fetchone()
                 krow = keywords.fetchone()
+                trow = topics.fetchone()
                 for r in papers:
                     pid = r[0]
                     doc = IndexDoc(id=pid, venue=r[1], family=r[2], year=int(r[3]), title=r[4], title_plain=r[5],
@@ -82,8 +86,13 @@ class DocsMixin(StoreBase):
                         if krow[0] == pid:
                             doc.keywords.append(krow[1])
                         krow = keywords.fetchone()
+                    while trow is not None and trow[0] <= pid:
+                        if trow[0] == pid:
+                            doc.topics.append(trow[1])
+                        trow = topics.fetchone()
                     yield doc
             finally:
                 kdb.close()
+                tdb.close()
         finally:
             db.close()

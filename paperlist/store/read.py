@@ -132,6 +132,11 @@ class ReadMixin(StoreBase):
         return [r[0] for r in self.db.execute(
             "SELECT name FROM paper_authors WHERE paper_id=? ORDER BY position", (paper_id,))]
 
+    def first_author_names(self) -> dict[str, str]:
+        """Paper id -> its first author's name, for every paper with authors (for evaluations)."""
+        return dict(self.db.execute(
+            "SELECT paper_id, name FROM paper_authors WHERE position = 0"))     # positions count from 0
+
     def paper_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers ORDER BY id")]
 

@@ -131,3 +131,17 @@ CREATE TABLE IF NOT EXISTS paper_aliases (
     old_id   TEXT PRIMARY KEY,
     paper_id TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- Topics of each paper (paperlist/topics): 1-3 rows per paper, rank 1 = its main topic. Venue and
+-- year are copied from papers so topic statistics need no join. Derived: `paperlist topics assign`
+-- rewrites the table whole.
+CREATE TABLE IF NOT EXISTS paper_topics (
+    paper_id TEXT NOT NULL,
+    topic    TEXT NOT NULL,                   -- a leaf topic slug of paperlist/topics/taxonomy.toml
+    rank     INTEGER NOT NULL,                -- 1 = the paper's main topic
+    score    REAL NOT NULL,                   -- 0..1, higher = more clearly about the topic
+    venue    TEXT NOT NULL,
+    year     INTEGER NOT NULL,
+    PRIMARY KEY (paper_id, topic)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS paper_topics_topic ON paper_topics(topic, year, venue);

@@ -148,8 +148,12 @@ async def search(
     year_to: Annotated[int | None, Query(ge=1900, le=2100)] = None,
     status: Annotated[list[Status], Query(max_length=20, description="Decision statuses; OR-ed.")] = [],  # noqa: B006
     sort: Annotated[Sort, Query(description="`newest`/`oldest`: by year, then relevance.")] = "relevance",
-    mode: Annotated[Mode, Query(description="`semantic`/`hybrid` answer with keyword search until vectors exist.")]
-    = "keyword",
+    mode: Annotated[Mode, Query(description=(
+        "`keyword` (BM25), `semantic` (by meaning: paper vectors), `hybrid` (both, fused by reciprocal rank), or "
+        "`auto`: hybrid for natural-language queries when vectors exist. Without vectors, keyword results and a "
+        "note in `interpreted.notes`."))] = "auto",
+    topic: Annotated[list[str], Query(max_length=20, description=(
+        "Topic or area slugs (`diffusion-models`, `cv`; see /topics); OR-ed."))] = [],  # noqa: B006
     page: Annotated[int, Query(ge=1, le=MAX_WINDOW, description="page × per_page ≤ 10,000.")] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
     facets: Annotated[bool, Query(description="Count venues, years and statuses over all matches.")] = True,
@@ -185,6 +189,16 @@ async def search(
 
 
 # --- papers and authors -------------------------------------------------------------------------
+# (before /papers/{ref:path}, which would otherwise take "x/similar" for an id)
+@router.get("/papers/{ref}/similar", response_model=m.SimilarPapers, tags=["papers"], summary="Similar papers",
+            responses={**_ERRORS, **_MOVED})
+async def similar(request: Request, ref: Annotated[str, Path(description="A paper id (or an external id).")],
+                  limit: Annotated[int, Query(ge=1, le=50)] = 10) -> Response:
+    """Papers like this one: nearest by meaning (title and abstract vectors) when it has a vector,
+    else those sharing its most distinctive words (`method` says which)."""
+    return send(request, resources.similar(ctx(request), ref, limit))
+
+
 @router.get("/papers/{ref:path}", response_model=m.Paper, tags=["papers"], summary="One paper",
             responses={**_ERRORS, **_MOVED, 200: {"content": {"application/x-bibtex": {"schema": {"type": "string"}}}},
                        300: {"model": m.Problem, "description": "The id names several papers (`candidates`)."}})
@@ -263,6 +277,29 @@ async def conference_year(
     return send(request, resources.conference_year(c, venue, year, request.query_params))
 
 
+# --- topics --------------------------------------------------------------------------------------
+@router.get("/topics", response_model=m.TopicList, tags=["topics"], summary="Every topic with statistics",
+            responses=_ERRORS)
+async def topics(request: Request,
+                 venue: Annotated[str | None, Query(max_length=100, description="Count only this venue.")] = None,
+                 year: Annotated[int | None, Query(ge=1900, le=2100, description="Count only this year.")] = None,
+                 ) -> Response:
+    """Research areas and their topics: papers, papers per year and the busiest venues, overall or
+    for one venue and/or year."""
+    return send(request, resources.topics(ctx(request), venue, year))
+
+
+@router.get("/topics/{slug}", response_model=m.TopicDetail, tags=["topics"], summary="A topic",
+            responses={**_ERRORS, **_MOVED})
+async def topic(request: Request, slug: Annotated[str, Path(description="Topic or area slug.")],
+                venue: Annotated[str | None, Query(max_length=100)] = None,
+                year: Annotated[int | None, Query(ge=1900, le=2100)] = None,
+                page: Annotated[int, Query(ge=1, le=10_000)] = 1) -> Response:
+    """A topic (or area): papers per year and per venue and year, and its papers (newest year
+    first, then those most clearly about it), 50 a page, filterable by venue and year."""
+    return send(request, resources.topic(ctx(request), slug, request.query_params))
+
+
 # --- corpus -------------------------------------------------------------------------------------
 @router.get("/stats", response_model=m.Stats, tags=["corpus"], summary="Corpus figures",
             responses={429: _ERRORS[429]})
@@ -284,7 +321,8 @@ async def index(request: Request) -> Response:
     """Where things are: the OpenAPI document, its reference page and the endpoints."""
     eps = {"search": "/search?q={query}", "paper": "/papers/{id}", "conferences": "/conferences",
            "conference": "/conferences/{venue}", "conference_year": "/conferences/{venue}/{year}",
-           "author": "/authors/{key}", "stats": "/stats", "coverage": "/coverage"}
+           "author": "/authors/{key}", "stats": "/stats", "coverage": "/coverage", "topics": "/topics",
+           "topic": "/topics/{slug}", "similar": "/papers/{id}/similar"}
     return send(request, {"name": "paperlist", "version": "v1", "openapi": "/openapi.json", "docs": "/api",
                           "endpoints": {k: API_ROOT + v for k, v in eps.items()}})
 
@@ -314,6 +352,7 @@ TAGS = {"search": "Full-text search with the site's query language; exports and 
         "papers": "Papers by id or external id (DOI, arXiv, OpenReview, ACL Anthology).",
         "conferences": "Venues, their years, and each conference-year's complete list.",
         "authors": "Authors by key.", "corpus": "What the library holds and where it came from.",
+        "topics": "Research topics: statistics per topic, venue and year, and each topic's papers.",
         "meta": "The API itself."}
 
 __all__ = ["openapi_document", "router"]

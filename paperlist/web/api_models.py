@@ -123,6 +123,8 @@ class Paper(Model):
     bib_href: str = Field(description="The BibTeX entry as a file.")
     sources: list[str] = Field(description="The source kinds that list the paper (papercopilot, acl …).")
     more_by_authors: list[PaperSummary] = Field(description="Other papers by the same authors.")
+    topics: list[TopicRef] = Field(default_factory=list, description="The paper's topics, main topic first.")
+    similar: list[PaperSummary] = Field(default_factory=list, description="Similar papers (see /papers/{id}/similar).")
 
 
 # --- search -----------------------------------------------------------------------------------
@@ -159,6 +161,7 @@ class Facets(Model):
     venue: list[FacetValue] = Field(default_factory=list)
     year: list[FacetValue] = Field(default_factory=list)
     status: list[FacetValue] = Field(default_factory=list)
+    topic: list[FacetValue] = Field(default_factory=list, description="Topics and areas (slugs).")
 
 
 class SearchLinks(FormatLinks):
@@ -331,3 +334,74 @@ class Problem(Model):
     instance: str | None = None
     errors: list[dict[str, Any]] | None = Field(default=None, description="One entry per invalid parameter.")
     candidates: list[str] | None = Field(default=None, description="For an ambiguous id: the papers it names.")
+
+
+# --- topics and similar papers (issue 7) --------------------------------------------------------
+class TopicRef(Model):
+    slug: str = Field(description="Topic slug (`/api/v1/topics/{slug}`; `topic:` in search).")
+    name: str
+    score: float = Field(description="0..1: how clearly the paper is about the topic (first = main topic).")
+    href: str
+
+
+class TopicSummary(Model):
+    slug: str
+    en: str
+    zh: str
+    desc_en: str
+    desc_zh: str
+    parent: str | None = Field(description="The area of a topic; null for an area.")
+    papers: int = Field(description="Distinct papers with the topic (at any rank).")
+    years: dict[str, int] = Field(description="Papers per year.")
+    venues: dict[str, int] = Field(default_factory=dict, description="Papers at the busiest venues.")
+    href: str
+
+
+class TopicArea(TopicSummary):
+    topics: list[TopicSummary]
+
+
+class TopicList(Model):
+    areas: list[TopicArea]
+    venue: str | None = Field(description="Counts restricted to this venue, or null.")
+    year: int | None = Field(description="Counts restricted to this year, or null.")
+    topics: int
+
+
+class VenueYearCount(Model):
+    venue: str
+    year: int
+    papers: int
+
+
+class TopicDetail(Model):
+    slug: str
+    en: str
+    zh: str
+    desc: str
+    is_area: bool
+    parent: str | None
+    topics: list[str] = Field(description="For an area, its topics.")
+    papers: int
+    years: dict[str, int]
+    venues: dict[str, int]
+    venue_years: list[VenueYearCount] = Field(description="Topic statistics: papers per venue and year.")
+    filters: dict[str, Any]
+    total: int = Field(description="Papers matching the venue/year filters.")
+    pagination: dict[str, Any]
+    list: list[PaperSummary]
+    href: str
+
+
+class SimilarPaper(PaperSummary):
+    score: float = Field(description="Cosine similarity (method `vectors`) or more-like-this score (`text`).")
+
+
+class SimilarPapers(Model):
+    id: str
+    href: str
+    method: str = Field(description="`vectors` (by meaning), `text` (shared words: the paper has no vector) "
+                                    "or `none` (no search index).")
+    papers: list[SimilarPaper]
+
+Paper.model_rebuild()

@@ -13,6 +13,7 @@ schema.
 from __future__ import annotations
 
 import logging
+import threading
 import os
 import time
 from dataclasses import dataclass, field
@@ -72,6 +73,22 @@ Errors are RFC 9457 problem details (`application/problem+json`). Aliases (a DOI
 `nips` as a venue) answer 301 to the canonical address. Read-only: GET and HEAD only."""
 
 
+def _warm_semantic(searcher: Any | None) -> None:
+    """Load the paper vectors and the query model in the background when vectors exist, so the
+    first search by meaning does not wait for torch (seconds)."""
+    sem = getattr(searcher, "semantic", None)
+    if sem is None or sem.unavailable() is not None:
+        return
+
+    def warm() -> None:
+        try:
+            sem.warm()
+        except Exception as e:  # noqa: BLE001 - the first semantic query will say what is wrong
+            log.warning("semantic search warm-up failed: %s", e)
+
+    threading.Thread(target=warm, name="semantic-warm", daemon=True).start()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The site and its JSON API as an ASGI app."""
     from . import problems
@@ -100,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = store
     app.state.searcher = searcher
+    _warm_semantic(searcher)
     app.state.searcher_tried = time.monotonic()
     app.state.cache = DataCache(store)
     app.state.search_cache = ResponseCache(max_entries=settings.search_cache)

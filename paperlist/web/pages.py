@@ -25,6 +25,7 @@ from .views.base import BadRequest, Ctx, PageError, Redirect, card
 from .views.papers import Ambiguous, build_author, build_bibtex, build_paper
 from .views.apidocs import build_api_docs
 from .views.search import build_search
+from .views.topics import build_topic, build_topics, build_venue_year_topics
 from .views.venues import build_conferences, build_home, build_venue, build_venue_year
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -157,6 +158,13 @@ def routes() -> list[Route]:
         Route("/conferences/{venue}", page("venue.html", lambda r: build_venue(ctx(r), r.path_params["venue"]))),
         Route("/conferences/{venue}/{year}", page("venue_year.html", lambda r: build_venue_year(
             ctx(r), r.path_params["venue"], r.path_params["year"], r.query_params))),
+        Route("/conferences/{venue}/{year}/topics", page("venue_topics.html", lambda r: build_venue_year_topics(
+            ctx(r), r.path_params["venue"], r.path_params["year"]))),
+        Route("/conferences/{venue}/{year}/topics/{slug}", page("topic.html", lambda r: build_topic(
+            ctx(r), r.path_params["slug"], r.query_params, r.path_params["venue"], r.path_params["year"]))),
+        Route("/topics", page("topics.html", lambda r: build_topics(ctx(r)))),
+        Route("/topics/{slug}", page("topic.html", lambda r: build_topic(ctx(r), r.path_params["slug"],
+                                                                        r.query_params))),
         Route("/papers/{ref:path}", paper_or_bib),
         Route("/authors/{key:path}", page("author.html", lambda r: build_author(ctx(r), r.path_params["key"]))),
         Route("/api", page("api.html", lambda r: build_api_docs(ctx(r), r.app.openapi()))),

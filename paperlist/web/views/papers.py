@@ -13,7 +13,9 @@ from ...models import LINK_KINDS, Paper
 from ..i18n import N_
 from ..labels import LINK, status_key
 from ..richtext import render_block, render_inline
+from ...search.similar import similar_papers
 from .base import Ctx, NotFound, Redirect, author_path, card, format_links, paper_path, venue_path
+from .topics import topic_path
 
 _HTTP = re.compile(r"^https?://[^\s<>\"'`\\]+$", re.IGNORECASE)
 # External ids and where they lead.
@@ -96,12 +98,31 @@ def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
     """Everything the paper page shows: the paper's fields, their renderings, more by its authors."""
     p = find_paper(ctx, ref)
     more = [card(c) for c in ctx.store.cards(ctx.store.same_author_ids(p.id, limit=12))]
+    similar, method = similar_papers(ctx.searcher, p, limit=10)
+    sim_cards = {c["id"]: card(c) for c in ctx.store.cards([pid for pid, _ in similar])}
     return {
         "page": "paper", **paper_fields(p), "status_key": status_key(p.status),
         "title_html": render_inline(p.title), "abstract_html": render_block(p.abstract),
         "tldr_html": render_inline(p.tldr), "summary_zh_html": render_block(p.summary_zh),
         "more_by_authors": more,
+        "topics": _topics(ctx, p),
+        "similar": [sim_cards[pid] | {"score": round(sc, 4)} for pid, sc in similar if pid in sim_cards],
+        "similar_method": method,
     }
+
+
+def _topics(ctx: Ctx, p: Paper) -> list[dict[str, Any]]:
+    """The paper's topics, main first, with links to the topic and to it at this conference-year."""
+    from ...topics import taxonomy
+
+    tax = taxonomy()
+    out = []
+    for slug, score in ctx.store.paper_topics(p.id):
+        t = tax.get(slug)
+        if t is not None:
+            out.append({"slug": slug, "name": t.name(ctx.lang), "score": score, "href": topic_path(slug),
+                        "conference_href": topic_path(slug, p.venue, p.year)})
+    return out
 
 
 def build_bibtex(ctx: Ctx, ref: str) -> str:

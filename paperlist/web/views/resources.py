@@ -48,6 +48,7 @@ def paper(ctx: Ctx, ref: str) -> dict[str, Any]:
     d.pop("page", None)
     d.pop("status_key", None)
     d["more_by_authors"] = [summary(c) for c in d["more_by_authors"]]
+    d["similar"] = [summary(c) | {"score": c["score"]} for c in d.get("similar", [])]
     return d
 
 
@@ -74,14 +75,15 @@ def search(ctx: Ctx, r: SearchRequest, facet_size: int = DEFAULT_FACET_SIZE) -> 
 def search_data(r: SearchRequest, res: SearchResult, facet_size: int = DEFAULT_FACET_SIZE) -> dict[str, Any]:
     """A SearchResult as the API's SearchResponse."""
     facets = {dim: [{"value": fv.value, "label": fv.label, "count": fv.count, "selected": fv.selected}
-                    for fv in (res.facets.get(dim) or [])[:facet_size]] for dim in ("venue", "year", "status")}
+                    for fv in (res.facets.get(dim) or [])[:facet_size]] for dim in ("venue", "year", "status", "topic")}
     links = search_links(r)
     pages = res.pages
     links["next"] = href(API_ROOT + "/search", request_params(r, page=r.page + 1)) if r.page < pages else None
     links["prev"] = href(API_ROOT + "/search", request_params(r, page=r.page - 1)) if r.page > 1 else None
     return {
         "query": {"q": r.q, "venues": r.venues, "year_from": r.year_from, "year_to": r.year_to,
-                  "statuses": r.statuses, "sort": r.sort, "mode": r.mode, "page": r.page, "per_page": r.per_page},
+                  "statuses": r.statuses, "topics": r.topics, "sort": r.sort, "mode": r.mode, "page": r.page,
+                  "per_page": r.per_page},
         "total": res.total, "pages": pages, "took_ms": round(res.took_ms, 2),
         "hits": [hit_data(h) for h in res.hits], "facets": facets, "suggestion": res.suggestion,
         "interpreted": res.interpreted, "links": links,
@@ -147,3 +149,57 @@ def coverage(ctx: Ctx, venue: str | None = None) -> dict[str, Any]:
             raise NotFound(N_("We have no papers from this venue."), venue[:120])
     rows = ctx.cache.get(("coverage", key), lambda: ctx.store.coverage(key))
     return {"rows": rows, "total": len(rows)}
+
+
+# --- topics and similar papers (issue 7) ------------------------------------------------------
+def _topic_entry(t: Mapping[str, Any]) -> dict[str, Any]:
+    return {"slug": t["slug"], "en": t["en"], "zh": t["zh"], "desc_en": t["desc_en"], "desc_zh": t["desc_zh"],
+            "parent": t["parent"], "papers": t["papers"], "years": {str(y): n for y, n in t["years"].items()},
+            "venues": t.get("venues", {}), "href": f"/topics/{t['slug']}"}
+
+
+def topics(ctx: Ctx, venue: str | None = None, year: int | None = None) -> dict[str, Any]:
+    """Every area and topic with papers, papers per year and top venues; ``venue`` / ``year`` count
+    one conference(-year) only."""
+    from ...topics.stats import overview
+
+    if venue is not None:
+        key = venues.resolve(venue) or venue.lower()
+        if key not in venue_stats(ctx):
+            raise NotFound(N_("We have no papers from this venue."), venue[:100])
+        venue = key
+    data = ctx.cache.get(("topic_overview", venue, year), lambda: overview(ctx.store, venue=venue, year=year))
+    areas = [_topic_entry(a) | {"topics": [_topic_entry(t) for t in a["topics"]]} for a in data]
+    return {"areas": areas, "venue": venue, "year": year, "topics": sum(len(a["topics"]) for a in areas)}
+
+
+def topic(ctx: Ctx, slug: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A topic or area: names, counts per year and per venue and year, and a page of its papers."""
+    from ...topics.stats import topic_detail
+    from .topics import build_topic
+
+    d = build_topic(ctx, slug, params)
+    stats = ctx.cache.get(("topic", d["slug"]), lambda: topic_detail(ctx.store, d["slug"])) or {}
+    return {"slug": d["slug"], "en": d["name_en"], "zh": d["name_zh"], "desc": d["desc"], "is_area": d["is_area"],
+            "parent": d["parent"]["slug"] if d["parent"] else None,
+            "topics": [c["slug"] for c in d["children"]], "papers": stats.get("papers", 0),
+            "years": {str(y): n for y, n in stats.get("years", {}).items()},
+            "venues": stats.get("venues", {}),
+            "venue_years": [{"venue": k.split(":")[0], "year": int(k.split(":")[1]), "papers": n}
+                            for k, n in stats.get("venue_years", {}).items()],
+            "filters": d["filters"], "total": d["total"], "pagination": d["pagination"],
+            "list": [summary(c) | {"topics": [t["slug"] for t in c["topics"]]} for c in d["papers"]],
+            "href": f"/topics/{d['slug']}"}
+
+
+def similar(ctx: Ctx, ref: str, limit: int = 10) -> dict[str, Any]:
+    """Papers similar to one paper: by vector when it has one, else by shared words."""
+    from ...search.similar import similar_papers
+    from .base import card
+    from .papers import find_paper
+
+    p = find_paper(ctx, ref)
+    got, method = similar_papers(ctx.searcher, p, limit)
+    cards = {c["id"]: c for c in ctx.store.cards([pid for pid, _ in got])}
+    return {"id": p.id, "href": f"/papers/{p.id}", "method": method,
+            "papers": [summary(card(cards[pid])) | {"score": round(sc, 4)} for pid, sc in got if pid in cards]}

@@ -58,23 +58,24 @@ def parse_request(params: Mapping[str, Any]) -> SearchRequest:
     sort = params.get("sort") or "relevance"
     if sort not in SORTS:
         raise BadRequest(N_("A parameter has a value this page does not understand."), f"sort={sort[:40]}")
-    mode = params.get("mode") or "keyword"
+    mode = params.get("mode") or "auto"
     if mode not in MODES:
         raise BadRequest(N_("A parameter has a value this page does not understand."), f"mode={mode[:40]}")
     per_page = int_param(params, "per_page", 20, 1, MAX_PER_PAGE) or 20
     page = int_param(params, "page", 1, 1, MAX_WINDOW) or 1
     if page * per_page > MAX_WINDOW:
         raise BadRequest(N_("This page number is past the last page."), f"page={page}")
+    topics = [t.lower() for t in _list(params, "topic")]
     return SearchRequest(q=(params.get("q") or "")[:MAX_QUERY_CHARS].strip(), venues=venue_keys,
                          year_from=year_from, year_to=year_to, statuses=statuses, sort=sort, page=page,
-                         per_page=per_page, mode=mode)
+                         per_page=per_page, mode=mode, topics=topics)
 
 
 def request_params(r: SearchRequest, **change: Any) -> list[tuple[str, Any]]:
     """URL parameters of a request (defaults left out), with some values changed."""
     state: dict[str, Any] = {"q": r.q, "venue": r.venues, "status": r.statuses, "year_from": r.year_from,
                              "year_to": r.year_to, "sort": r.sort, "page": r.page, "per_page": r.per_page,
-                             "mode": r.mode}
+                             "mode": r.mode, "topic": r.topics}
     state.update(change)
     out: list[tuple[str, Any]] = [("q", state["q"])]
     out += [("venue", v) for v in state["venue"]]
@@ -83,8 +84,9 @@ def request_params(r: SearchRequest, **change: Any) -> list[tuple[str, Any]]:
     else:
         out += [("year_from", state["year_from"]), ("year_to", state["year_to"])]
     out += [("status", s) for s in state["status"]]
+    out += [("topic", t) for t in state["topic"]]
     out += [("sort", None if state["sort"] == "relevance" else state["sort"]),
-            ("mode", None if state["mode"] == "keyword" else state["mode"]),
+            ("mode", None if state["mode"] == "auto" else state["mode"]),
             ("per_page", None if state["per_page"] == 20 else state["per_page"]),
             ("page", None if state["page"] == 1 else state["page"])]
     return out
@@ -94,13 +96,19 @@ def _toggle(values: list[str], v: str) -> list[str]:
     return [x for x in values if x != v] if v in values else values + [v]
 
 
-FACET_LIMITS = {"venue": 20, "year": 40, "status": 20}     # what the sidebar shows (busiest first)
+FACET_LIMITS = {"venue": 20, "year": 40, "status": 20, "topic": 15}   # what the sidebar shows (busiest first)
 
 
-def _facets(r: SearchRequest, res: SearchResult) -> list[dict[str, Any]]:
+def _facets(r: SearchRequest, res: SearchResult, lang: str = "zh") -> list[dict[str, Any]]:
+    from ...topics import taxonomy
+
+    tax = taxonomy()
     groups = []
-    for name in ("venue", "year", "status"):
+    for name in ("venue", "year", "status", "topic"):
         values = res.facets.get(name) or []
+        if name == "topic":     # topics, not their areas (an area is the sum of its topics)
+            values = [fv for fv in values if (t := tax.get(fv.value)) is not None and not t.is_area
+                      or fv.value in r.topics]
         limit = FACET_LIMITS[name]
         # keep the selected values even when they are not among the busiest
         values = values[:limit] + [fv for fv in values[limit:] if getattr(fv, "selected", False)]
@@ -116,6 +124,11 @@ def _facets(r: SearchRequest, res: SearchResult) -> list[dict[str, Any]]:
                 active = y is not None and r.year_from == y == r.year_to
                 link = request_params(r, year_from=None if active else y, year_to=None if active else y, page=1)
                 label = str(fv.value)
+            elif name == "topic":
+                active = fv.value in r.topics
+                link = request_params(r, topic=_toggle(r.topics, fv.value), page=1)
+                t = tax.get(fv.value)
+                label = t.name(lang) if t else fv.value
             else:
                 active = fv.value in r.statuses
                 link = request_params(r, status=_toggle(r.statuses, fv.value), page=1)
@@ -128,6 +141,26 @@ def _facets(r: SearchRequest, res: SearchResult) -> list[dict[str, Any]]:
             groups.append({"name": name, "label": FACET[name], "options": items, "translate": name == "status",
                            "more": max(0, len(res.facets.get(name) or []) - len(items))})
     return groups
+
+
+def _topic_name(slug: str, lang: str) -> str:
+    from ...topics import taxonomy
+
+    t = taxonomy().get(slug)
+    return t.name(lang) if t else slug
+
+
+MODE_LABELS = {"auto": N_("Automatic"), "keyword": N_("Keywords"), "hybrid": N_("Keywords + meaning"),
+               "semantic": N_("Meaning")}
+
+
+def _modes(r: SearchRequest, interpreted: dict[str, Any]) -> dict[str, Any]:
+    """The search-mode switch: which mode ran, links to the others, and whether vectors exist."""
+    sem = interpreted.get("semantic") or {}
+    return {"used": interpreted.get("mode", "keyword"), "requested": r.mode,
+            "unavailable": sem.get("unavailable"),
+            "links": [{"value": m, "label": MODE_LABELS[m], "active": m == r.mode,
+                       "href": href("/search", request_params(r, mode=m, page=1))} for m in MODES]}
 
 
 def only_marks(html: str) -> Markup:
@@ -194,15 +227,17 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
     r = parse_request(params)
     data: dict[str, Any] = {"page": "search", "q": r.q, "request": {
         "q": r.q, "venues": r.venues, "year_from": r.year_from, "year_to": r.year_to, "statuses": r.statuses,
-        "sort": r.sort, "page": r.page, "per_page": r.per_page, "mode": r.mode}}
-    if not (r.q or r.venues or r.statuses or r.year_from or r.year_to):
+        "sort": r.sort, "page": r.page, "per_page": r.per_page, "mode": r.mode, "topics": r.topics}}
+    if not (r.q or r.venues or r.statuses or r.year_from or r.year_to or r.topics):
         return data | {"empty_query": True, "hits": [], "total": 0}
     res = run_search(ctx, r)
     active = ([{"label": venues.get(v).short, "href": href("/search", request_params(r, venue=_toggle(r.venues, v),
                                                                                       page=1))} for v in r.venues]
               + [{"label": STATUS[s], "translate": True,
                   "href": href("/search", request_params(r, status=_toggle(r.statuses, s), page=1))}
-                 for s in r.statuses])
+                 for s in r.statuses]
+              + [{"label": _topic_name(t, ctx.lang), "href": href("/search", request_params(
+                  r, topic=_toggle(r.topics, t), page=1))} for t in r.topics])
     if r.year_from or r.year_to:
         label = (str(r.year_from) if r.year_from == r.year_to
                  else f"{r.year_from or ''}–{r.year_to or ''}")
@@ -211,7 +246,9 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
     pages = res.pages
     return data | {
         "empty_query": False, "total": res.total, "took_ms": round(res.took_ms, 1),
-        "hits": [_hit(h) for h in res.hits], "facets": _facets(r, res), "active_filters": active,
+        "hits": [_hit(h) for h in res.hits], "facets": _facets(r, res, ctx.lang), "active_filters": active,
+        "translated": res.interpreted.get("translated"),
+        "modes": _modes(r, res.interpreted),
         "suggestion": ({"q": res.suggestion, "href": href("/search", request_params(r, q=res.suggestion, page=1))}
                        if res.suggestion else None),
         "interpreted": res.interpreted, "notes": _notes(res.interpreted),

@@ -1,0 +1,79 @@
+"""The embed command: vectors for semantic search and similar papers (optional extra)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from ..index.encoder import DEFAULT_MAX_TOKENS, SemanticUnavailable, missing_reason
+from .common import catch_store_errors, echo_json, fail, home_dir, open_store, with_home
+
+
+class _Progress:
+    """One line every few seconds on stderr: done/total, rate and ETA."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int, seconds: float) -> None:
+        now = time.monotonic()
+        if self.quiet or (now - self.last < 5.0 and done < total):
+            return
+        self.last = now
+        rate = done / seconds if seconds > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else 0.0
+        click.echo(f"  embedding [{done:,}/{total:,} texts  {rate:6.1f}/s  ETA {eta / 60:6.1f} min]", err=True)
+
+
+@click.command("embed")
+@click.option("--max-tokens", type=click.IntRange(16, 512), default=DEFAULT_MAX_TOKENS, show_default=True,
+              help="Word pieces embedded per paper (title first, then the abstract). Cost grows with it.")
+@click.option("--batch-size", type=click.IntRange(1, 4096), default=256, show_default=True,
+              help="Texts per batch; each finished batch is saved at once.")
+@click.option("--max-batches", type=click.IntRange(0, None), default=None,
+              help="Stop after this many batches (a trial run; run again to continue).")
+@click.option("--publish/--no-publish", default=True, show_default=True,
+              help="Publish the vectors for searching at the end (also after --max-batches).")
+@click.option("--threads", type=click.IntRange(1, 64), default=None, help="CPU threads for the model.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@with_home
+@catch_store_errors
+def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish: bool, threads: int | None,
+              as_json: bool, quiet: bool) -> None:
+    """Embed papers (title and abstract) for semantic search and similar papers.
+
+    Needs the semantic extra: pip install 'paperlist[semantic]'. Incremental and resumable:
+    vectors are cached by a hash of the text, so only new or changed papers are embedded; each
+    batch is saved as it finishes, so Ctrl-C (or SIGTERM) loses at most one batch and running the
+    command again continues. Newest papers are embedded first. At the end the vectors are
+    published under HOME/vectors/ (switched atomically) for `paperlist serve` and search.
+    """
+    from ..index.embed import embed
+    from ..index.encoder import Encoder
+
+    reason = missing_reason()
+    if reason:
+        fail(f"semantic search is unavailable: {reason}")
+    store = open_store()
+    try:
+        enc = Encoder(max_tokens, threads=threads)
+    except SemanticUnavailable as e:
+        fail(f"semantic search is unavailable: {e}")
+        return
+    rep = embed(store, home_dir(), max_tokens=max_tokens, batch_size=batch_size, max_batches=max_batches,
+                progress=_Progress(quiet or as_json), do_publish=publish, encoder=enc)
+    if as_json:
+        echo_json(rep.to_dict())
+    else:
+        click.echo(f"papers:   {rep.papers:,}  cached {rep.cached:,}  embedded {rep.embedded:,}  "
+                   f"remaining {rep.remaining:,}")
+        click.echo(f"encoding: {rep.rate:.1f} texts/s  (max {max_tokens} tokens)  total {rep.seconds:.1f}s")
+        if rep.generation:
+            click.echo(f"vectors:  {rep.published:,} published -> {rep.generation}")
+        if rep.interrupted:
+            click.echo("interrupted: finished batches are saved; run the same command again to continue", err=True)
+    sys.exit(130 if rep.interrupted else 0)

@@ -1,0 +1,87 @@
+"""The topics commands: assign topics to papers, print topic statistics, list the taxonomy."""
+
+from __future__ import annotations
+
+import click
+
+from ..store import Store
+from ..topics import taxonomy
+from ..topics.build import AssignReport, assign_topics
+from .common import catch_store_errors, echo_json, home_dir, open_store, with_home
+
+
+def refresh_topics(store: Store, force: bool, quiet: bool = False) -> AssignReport:
+    """Assign topics (unless current and not ``force``); a line on stderr unless quiet."""
+    if not quiet:
+        click.echo("  assigning topics ...", err=True)
+    return assign_topics(store, home_dir(), force=force)
+
+
+def print_assign(rep: AssignReport) -> None:
+    if rep.skipped:
+        click.echo("topics:  current")
+    else:
+        share = rep.with_topics / rep.papers if rep.papers else 0.0
+        click.echo(f"topics:  {rep.with_topics:,} of {rep.papers:,} papers ({share:.1%}), {rep.rows:,} assignments"
+                   f"{f', {rep.vectors:,} with vectors' if rep.vectors else ''} in {rep.seconds:.1f}s")
+
+
+@click.group("topics")
+def topics_cmd() -> None:
+    """Topics: assign them to papers, show statistics, list the taxonomy."""
+
+
+@topics_cmd.command("assign")
+@click.option("--force/--if-stale", default=True, show_default=True,
+              help="Reassign even when papers, taxonomy and vectors are unchanged.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress line.")
+@with_home
+@catch_store_errors
+def assign_cmd(force: bool, as_json: bool, quiet: bool) -> None:
+    """Assign 1-3 topics to every paper from its title, keywords, abstract, primary area and (when
+    `paperlist embed` has run) its vector. Ingest runs this when papers changed; run it after
+    `paperlist embed`, then `paperlist index`, to let vectors refine the topics."""
+    rep = refresh_topics(open_store(readonly=False), force=force, quiet=quiet or as_json)
+    if as_json:
+        echo_json(rep.to_dict())
+    else:
+        print_assign(rep)
+
+
+@topics_cmd.command("stats")
+@click.option("--venue", help="Only this venue (key, e.g. iclr).")
+@click.option("--year", type=int, help="Only this year.")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@with_home
+@catch_store_errors
+def stats_cmd(venue: str | None, year: int | None, lang: str, as_json: bool) -> None:
+    """Papers per topic (and per year), overall or for one venue and/or year."""
+    from ..topics.stats import overview
+
+    data = overview(open_store(), venue=venue, year=year)
+    if as_json:
+        echo_json(data)
+        return
+    for area in data:
+        click.echo(f"{area[lang]:<60} {area['papers']:>8,}")
+        for t in area["topics"]:
+            recent = " ".join(f"{y}:{n}" for y, n in list(t["years"].items())[-4:])
+            click.echo(f"  {t[lang]:<58} {t['papers']:>8,}   {recent}")
+
+
+@topics_cmd.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the taxonomy as JSON.")
+def list_cmd(as_json: bool) -> None:
+    """The taxonomy: areas and their topics, with slugs and names in English and Chinese."""
+    tax = taxonomy()
+    if as_json:
+        echo_json([{"slug": a.slug, "en": a.en, "zh": a.zh, "topics": [
+            {"slug": t.slug, "en": t.en, "zh": t.zh, "desc_en": t.desc_en, "desc_zh": t.desc_zh}
+            for t in tax.children(a.slug)]} for a in tax.areas])
+        return
+    for a in tax.areas:
+        click.echo(f"{a.slug:<28} {a.en} / {a.zh}")
+        for t in tax.children(a.slug):
+            click.echo(f"  {t.slug:<26} {t.en} / {t.zh}")

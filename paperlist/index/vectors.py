@@ -1,0 +1,382 @@
+"""Paper vectors: a content-hash cache that ``paperlist embed`` appends to, and published
+generations that searches read.
+
+Layout under ``<home>/vectors/``::
+
+    cache/<model>-t<tokens>/c<seq>-<rand>.npz   embedded texts: 12-byte content hashes + float16 rows;
+                                                each chunk is written whole (tmp file, fsync, rename),
+                                                so an interrupted job loses at most the batch in flight
+    CURRENT                                     the live generation's name (replaced atomically)
+    g<stamp>-<rand>/info.json                   model, token budget, count, built_at
+    g<stamp>-<rand>/ids.json                    paper ids; row i of the matrix is ids[i]
+    g<stamp>-<rand>/vectors.npy                 (N, 384) float16, unit rows (memory-mapped by readers)
+    g<stamp>-<rand>/venues.npy, years.npy       per-row venue code and year: exact filtered search
+    g<stamp>-<rand>/ann.usearch                 HNSW graph over int8-quantized rows (usearch)
+
+The cache is keyed by a hash of (model, token budget, text), so papers whose title and abstract did
+not change are never embedded again, and a re-merge that renames a paper reuses its vector.
+Publishing maps the store's current papers onto the cache; like the full-text index, readers see
+the old or the new generation, never a mixture.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import shutil
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .encoder import DIM, MODEL_NAME
+from .fulltext import switch_current
+
+CURRENT_FILE = "CURRENT"
+HASH_BYTES = 12
+ANN_MIN_ROWS = 20_000        # below this, exact search is as fast as the graph: do not build one
+
+
+def vectors_root(home: Path) -> Path:
+    return Path(home) / "vectors"
+
+
+def available() -> str | None:
+    """Why stored vectors cannot be read here (numpy / usearch missing), or None."""
+    import importlib.util
+
+    for mod in ("numpy", "usearch"):
+        if importlib.util.find_spec(mod) is None:
+            return f"{mod} is not installed (pip install 'paperlist[semantic]')"
+    return None
+
+
+def embed_text(title: str, abstract: str | None) -> str:
+    """What is embedded for a paper: its title, then its abstract (the encoder truncates)."""
+    title = " ".join((title or "").split())
+    abstract = " ".join((abstract or "").split())
+    return f"{title}. {abstract}" if abstract else title
+
+
+def content_hash(text: str, max_tokens: int) -> bytes:
+    return hashlib.blake2b(f"{MODEL_NAME}\x1f{max_tokens}\x1f{text}".encode(), digest_size=HASH_BYTES).digest()
+
+
+def _fsync_file(path: Path) -> None:
+    with open(path, "rb") as fh:
+        os.fsync(fh.fileno())
+
+
+# --- the cache ----------------------------------------------------------------------------------
+class VectorCache:
+    """Append-only chunks of (content hash -> float16 vector) for one model and token budget."""
+
+    def __init__(self, home: Path, max_tokens: int) -> None:
+        self.dir = vectors_root(home) / "cache" / f"{MODEL_NAME}-t{max_tokens}"
+        self.max_tokens = max_tokens
+
+    def chunks(self) -> list[Path]:
+        return sorted(self.dir.glob("c*.npz")) if self.dir.exists() else []
+
+    def load(self) -> dict[bytes, Any]:
+        """Every cached vector by content hash (a later chunk wins; they agree anyway)."""
+        import numpy as np
+
+        out: dict[bytes, Any] = {}
+        for path in self.chunks():
+            with np.load(path) as z:
+                hashes, vecs = z["h"], z["v"]
+            for i in range(len(hashes)):
+                out[hashes[i].tobytes()] = vecs[i]
+        return out
+
+    def append(self, hashes: list[bytes], vectors: Any) -> Path:
+        """Write one chunk atomically: it is there whole or not at all."""
+        import numpy as np
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        seq = len(self.chunks()) + 1
+        path = self.dir / f"c{seq:07d}-{secrets.token_hex(3)}.npz"
+        tmp = self.dir / f".tmp-{secrets.token_hex(6)}.npz"
+        h = np.frombuffer(b"".join(hashes), dtype=np.uint8).reshape(len(hashes), HASH_BYTES)
+        with open(tmp, "wb") as fh:
+            np.savez(fh, h=h, v=np.asarray(vectors, dtype=np.float16))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+        return path
+
+    def compact(self, keep: set[bytes]) -> int:
+        """Rewrite the cache as one chunk holding only ``keep`` (run after a complete job, so the
+        cache does not grow with every changed abstract). Returns the rows kept."""
+        import numpy as np
+
+        old = self.chunks()
+        if len(old) <= 1:
+            return 0
+        cached = self.load()
+        hashes = [h for h in cached if h in keep]
+        if hashes:
+            self.append(hashes, np.stack([cached[h] for h in hashes]))
+        for p in old:
+            p.unlink(missing_ok=True)
+        for p in self.dir.glob(".tmp-*"):
+            p.unlink(missing_ok=True)
+        return len(hashes)
+
+
+# --- generations ----------------------------------------------------------------------------
+def current_generation(root: Path) -> str | None:
+    try:
+        name = (root / CURRENT_FILE).read_text("utf-8").strip()
+    except FileNotFoundError:
+        return None
+    return name if name and (root / name / "info.json").exists() else None
+
+
+@dataclass(slots=True)
+class PublishReport:
+    generation: str
+    vectors: int
+    papers: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {"generation": self.generation, "vectors": self.vectors, "papers": self.papers,
+                "seconds": round(self.seconds, 2)}
+
+
+def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict[bytes, Any],
+            max_tokens: int, threads: int = 2) -> tuple[str, int]:
+    """Write a generation from (paper id, venue, year, content hash) rows whose hash is cached, and
+    switch CURRENT to it. Returns (generation, rows written)."""
+    import numpy as np
+
+    root = vectors_root(home)
+    root.mkdir(parents=True, exist_ok=True)
+    ids: list[str] = []
+    venues: list[str] = []
+    years: list[int] = []
+    vecs: list[Any] = []
+    for pid, venue, year, h in rows:
+        v = cache.get(h)
+        if v is not None:
+            ids.append(pid)
+            venues.append(venue)
+            years.append(year)
+            vecs.append(v)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    gen = f"g{stamp}-{secrets.token_hex(3)}"
+    path = root / gen
+    path.mkdir()
+    try:
+        mat = np.stack(vecs).astype(np.float16) if vecs else np.zeros((0, DIM), dtype=np.float16)
+        np.save(path / "vectors.npy", mat)
+        names = sorted(set(venues))
+        code = {v: i for i, v in enumerate(names)}
+        np.save(path / "venues.npy", np.array([code[v] for v in venues], dtype=np.int16))
+        np.save(path / "years.npy", np.array(years, dtype=np.int16))
+        (path / "ids.json").write_bytes(orjson.dumps(ids))
+        if len(ids) >= ANN_MIN_ROWS:
+            _build_ann(path / "ann.usearch", mat, threads)
+        (path / "info.json").write_bytes(orjson.dumps({
+            "model": MODEL_NAME, "dim": DIM, "max_tokens": max_tokens, "count": len(ids),
+            "venues": names, "built_at": stamp, "ann": len(ids) >= ANN_MIN_ROWS}))
+        for f in path.iterdir():
+            _fsync_file(f)
+    except BaseException:
+        shutil.rmtree(path, ignore_errors=True)
+        raise
+    previous = current_generation(root)
+    switch_current(root, gen)
+    for d in root.iterdir():           # keep the live and the previous generation (readers move over)
+        if d.is_dir() and d.name.startswith("g") and d.name not in (gen, previous):
+            shutil.rmtree(d, ignore_errors=True)
+    return gen, len(ids)
+
+
+def _build_ann(path: Path, mat: Any, threads: int) -> None:
+    """An HNSW graph with int8 rows: a quarter of float32's memory; recall is measured in
+    BENCHMARKS.md and exact float16 scores re-rank what it finds."""
+    import numpy as np
+    from usearch.index import Index
+
+    index = Index(ndim=mat.shape[1], metric="cos", dtype="i8", connectivity=16, expansion_add=128,
+                  expansion_search=128)
+    index.add(np.arange(len(mat), dtype=np.uint64), mat.astype(np.float32), threads=threads)
+    index.save(str(path))
+
+
+# --- reading --------------------------------------------------------------------------------
+class VectorIndex:
+    """The live vector generation of a home, reopened when ``paperlist embed`` publishes anew.
+
+    ``search`` finds the nearest papers to a query vector (HNSW candidates re-scored exactly, or an
+    exact scan when a venue/year scope is small); ``neighbours`` are a paper's similar papers."""
+
+    def __init__(self, home: Path) -> None:
+        self.root = vectors_root(home)
+        self._lock = threading.Lock()
+        self._stamp: tuple[int, int] | None = None
+        self.generation: str | None = None
+        self.info: dict[str, Any] = {}
+        self.ids: list[str] = []
+        self.row: dict[str, int] = {}
+        self.mat: Any = None
+        self.venue_codes: Any = None
+        self.years: Any = None
+        self.ann: Any = None
+        self.reload()
+
+    @classmethod
+    def open(cls, home: Path) -> VectorIndex | None:
+        """The vectors of ``home``, or None (none published, or numpy/usearch not installed)."""
+        if available() is not None or current_generation(vectors_root(home)) is None:
+            return None
+        vi = cls(home)
+        return vi if vi.generation else None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def reload(self) -> bool:
+        try:
+            st = os.stat(self.root / CURRENT_FILE)
+            stamp: tuple[int, int] | None = (st.st_ino, st.st_mtime_ns)
+        except FileNotFoundError:
+            stamp = None
+        if stamp == self._stamp:
+            return False
+        with self._lock:
+            name = current_generation(self.root)
+            if name is None or name == self.generation:
+                self._stamp = stamp
+                return False
+            self._load(self.root / name)
+            self.generation = name
+            self._stamp = stamp
+            return True
+
+    def _load(self, path: Path) -> None:
+        import numpy as np
+
+        self.info = orjson.loads((path / "info.json").read_bytes())
+        self.ids = orjson.loads((path / "ids.json").read_bytes())
+        self.row = {pid: i for i, pid in enumerate(self.ids)}
+        self.mat = np.load(path / "vectors.npy", mmap_mode="r")
+        self.venue_codes = np.load(path / "venues.npy")
+        self.years = np.load(path / "years.npy")
+        self.ann = None
+        if (path / "ann.usearch").exists():
+            from usearch.index import Index
+            self.ann = Index.restore(str(path / "ann.usearch"), view=True)
+
+    def has(self, pid: str) -> bool:
+        self.reload()
+        return pid in self.row
+
+    def vector(self, pid: str) -> Any | None:
+        import numpy as np
+
+        self.reload()
+        i = self.row.get(pid)
+        return None if i is None else np.asarray(self.mat[i], dtype=np.float32)
+
+    def scores(self, qvec: Any, ids: list[str]) -> dict[str, float]:
+        """Cosine similarity of the query to each listed paper that has a vector."""
+        import numpy as np
+
+        rows = [(pid, self.row[pid]) for pid in ids if pid in self.row]
+        if not rows:
+            return {}
+        sub = np.asarray(self.mat[np.array([r for _, r in rows])], dtype=np.float32)
+        sims = sub @ np.asarray(qvec, dtype=np.float32)
+        return {pid: float(s) for (pid, _), s in zip(rows, sims)}
+
+    def scope(self, venues: list[str] | None = None, year_from: int | None = None,
+              year_to: int | None = None) -> Any | None:
+        """Row numbers of papers in these venues and years (None: no restriction given)."""
+        import numpy as np
+
+        if not venues and year_from is None and year_to is None:
+            return None
+        mask = np.ones(len(self.ids), dtype=bool)
+        if venues:
+            names = self.info.get("venues", [])
+            codes = [names.index(v) for v in venues if v in names]
+            mask &= np.isin(self.venue_codes, np.array(codes, dtype=np.int16))
+        if year_from is not None:
+            mask &= self.years >= year_from
+        if year_to is not None:
+            mask &= self.years <= year_to
+        return np.flatnonzero(mask)
+
+    def search(self, qvec: Any, k: int = 100, rows: Any | None = None,
+               exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
+        """The ``k`` papers nearest to ``qvec`` (cosine, best first), within ``rows`` if given."""
+        import numpy as np
+
+        self.reload()
+        q = np.asarray(qvec, dtype=np.float32)
+        skip = set(exclude)
+        want = k + len(skip)
+        if rows is None and self.ann is not None:
+            # graph candidates, then exact float16 scores: int8 distances are approximate
+            m = self.ann.search(q, min(len(self.ids), max(want + 32, 64)))
+            cand = np.sort(np.asarray(m.keys, dtype=np.int64))
+            if len(cand) == 0:
+                return []
+            sims = _dot(self.mat, cand, q)
+            top = np.argsort(-sims)[:want]
+            out = [(self.ids[int(cand[i])], float(sims[i])) for i in top]
+        else:
+            out = self._exact(q, want, rows)
+        return [(pid, s) for pid, s in out if pid not in skip][:k]
+
+    def _exact(self, q: Any, k: int, rows: Any | None) -> list[tuple[str, float]]:
+        """Exact cosine search over all rows or ``rows``, with usearch's SIMD float16 kernels
+        (numpy converts float16 to float32 first: 40x slower)."""
+        import numpy as np
+        from usearch.index import MetricKind
+        from usearch.index import search as exact_search
+
+        data = self.mat if rows is None else self.mat[np.asarray(rows, dtype=np.int64)]
+        if len(data) == 0:
+            return []
+        m = exact_search(np.asarray(data), q.astype(np.float16), min(k, len(data)), MetricKind.Cos, exact=True)
+        keys = np.asarray(m.keys, dtype=np.int64)
+        if rows is not None:
+            keys = np.asarray(rows, dtype=np.int64)[keys]
+        return [(self.ids[int(r)], 1.0 - float(d)) for r, d in zip(keys, np.asarray(m.distances))]
+
+    def neighbours(self, pid: str, k: int = 10) -> list[tuple[str, float]]:
+        """Papers most similar to paper ``pid`` ([] when it has no vector)."""
+        v = self.vector(pid)
+        return [] if v is None else self.search(v, k, exclude=[pid])
+
+
+def _dot(mat: Any, rows: Any, q: Any) -> Any:
+    """Cosine scores of ``rows`` of the float16 matrix against ``q``, in blocks (converting the
+    whole matrix to float32 at once would allocate 400 MB)."""
+    import numpy as np
+
+    out = np.empty(len(rows), dtype=np.float32)
+    step = 32768
+    contiguous = len(rows) == len(mat) and (len(rows) == 0 or (rows[0] == 0 and rows[-1] == len(mat) - 1))
+    for i in range(0, len(rows), step):
+        block = mat[i:i + step] if contiguous else mat[rows[i:i + step]]
+        out[i:i + step] = np.asarray(block, dtype=np.float32) @ q
+    return out
+
+
+def iter_rows(items: Iterable[tuple[str, str, int, str, str | None]],
+              max_tokens: int) -> Iterator[tuple[str, str, int, bytes, str]]:
+    """(id, venue, year, title, abstract) -> (id, venue, year, content hash, text)."""
+    for pid, venue, year, title, abstract in items:
+        text = embed_text(title, abstract)
+        yield pid, venue, year, content_hash(text, max_tokens), text

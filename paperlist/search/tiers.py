@@ -1,0 +1,89 @@
+"""Exact top hits from fewer papers: for broad queries, rank only the papers that can reach the page.
+
+A broad query ("diffusion models") matches thousands of papers, most of them through the
+abstract only, and ranking scores every one (BM25 in several fields, bonuses, title phrases).
+But a paper that lacks a query word in its title also lacks that word's title BM25, its title
+bonuses and every title phrase with the word, and those are most of a score. So the *tier* is
+the papers whose title has every query word (or whose title is the query, or whose author is
+the query, or has a query word in an author's name when few authors do), and the query builder
+bounds from above what any paper outside the tier can score: the sum of each scored part's
+largest possible value, less the title parts of the word it lacks. A BM25 term (or phrase)
+scores below ``boost * idf * (k1 + 1)`` whatever its frequency and the field's length; a
+constant is itself. Because that bound is loose for long queries, there are wider *levels*:
+level k holds the papers whose title lacks at most k of the words, and its bound drops the
+title parts of the k + 1 words whose loss costs least.
+
+The engine ranks the tier first and keeps its page if the page's last score is above the
+bound: no paper outside can then enter the page, so the page is exactly what ranking every
+match gives. Otherwise it tries the next level, and at last ranks every match, as before.
+``tests/test_search_tiers.py`` checks both the bound and the equality.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import combinations
+
+import tantivy
+from tantivy import Occur, Query
+
+from ..index.fulltext import MAX_PRIOR
+
+BM25_K1 = 1.2                    # tantivy's constants (tantivy::query::bm25)
+BM25_CAP = 1 + BM25_K1           # idf * tf * (k1 + 1) / (tf + k1 * norm) < idf * (k1 + 1)
+MAX_FACTOR = math.log2(2 + MAX_PRIOR)   # the largest factor ``weight_by_field`` applies (the prior)
+SAFETY = 1.001                   # tantivy sums float32 scores; these bounds are float64
+TIER_MIN_MATCHES = 1500          # below this many matches, ranking them all is cheaper than trying
+AUTHOR_TIER_MAX = 2000           # a query word in fewer author names than this: those papers join the tier
+# level k is tried for queries of up to LEVEL_WORDS[k] words (bounds cost C(n, k + 1) subsets)
+LEVEL_WORDS = (24, 10, 6)
+
+
+@dataclass(slots=True)        # (not frozen: a frozen dataclass is twice as slow to make, and a
+class Part:                   # query builds dozens)
+    """One optional scored piece of a ranking query: a paper matching it gets at most ``max``."""
+
+    query: Query
+    max: float
+    needs: frozenset[str] = frozenset()   # title stems a paper must have for the part to match
+    in_tier: bool = False                 # the tier holds every paper this part matches
+    author: str = ""                      # matches only papers with this word in an author's name
+
+
+@dataclass(frozen=True, slots=True)
+class Tier:
+    query: Query    # the papers that may score above ``bound``
+    bound: float    # no paper outside ``query`` scores more than this (prior factor included)
+
+
+def bm25_max(boost: float, idf: float) -> float:
+    """The most a BM25 term or phrase query with this boost and (summed) idf can score."""
+    return boost * BM25_CAP * idf
+
+
+def make_tier(schema: tantivy.Schema, stems: list[str], must_max: float, parts: list[Part],
+              alternatives: list[Query]) -> list[Tier]:
+    """The tier levels for a query whose every word (``stems``, its content words) is required.
+
+    ``must_max``: the most the required clauses can score together; ``parts``: the optional
+    parts; ``alternatives``: queries whose papers join every level (their parts are ``in_tier``)."""
+    stems = list(dict.fromkeys(stems))
+    if not stems:
+        return []
+    outside = [p for p in parts if not p.in_tier]
+    total = must_max + sum(p.max for p in outside)
+    title = [(Occur.Should, Query.term_query(schema, "title", s, "basic")) for s in stems]
+    levels: list[Tier] = []
+    for k, most_words in enumerate(LEVEL_WORDS):
+        if k >= len(stems) or len(stems) > most_words:
+            break
+        # a paper outside level k lacks k + 1 of the stems in its title: the ones whose loss costs least
+        removal = min(sum(p.max for p in outside if p.needs.intersection(lost))
+                      for lost in combinations(stems, k + 1))
+        tier = (title[0][1] if len(title) == 1 else
+                Query.boolean_query(title, minimum_number_should_match=len(stems) - k))
+        if alternatives:
+            tier = Query.boolean_query([(Occur.Should, q) for q in (tier, *alternatives)])
+        levels.append(Tier(Query.const_score_query(tier, 0.0), (total - removal) * MAX_FACTOR * SAFETY))
+    return levels

@@ -1,0 +1,166 @@
+"""Reads and writes for topics and embeddings: the text to embed, the documents topic assignment
+reads, the paper_topics table, and topic statistics (per topic, venue and year)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import StoreBase
+from .browse import _CARD_COLS
+
+
+@dataclass(slots=True)
+class TopicDoc:
+    """What topic assignment reads of a paper."""
+
+    id: str
+    venue: str
+    year: int
+    title: str
+    abstract: str
+    primary_area: str | None
+    keywords: list[str] = field(default_factory=list)
+
+
+def _marks(n: int) -> str:
+    return ",".join("?" * n)
+
+
+class TopicsMixin(StoreBase):
+    # --- inputs -------------------------------------------------------------------------------
+    def iter_embed_items(self) -> Iterator[tuple[str, str, int, str, str | None]]:
+        """(id, venue, year, plain title, plain abstract) of every paper, by id."""
+        yield from self.db.execute(
+            "SELECT id, venue, year, coalesce(title_plain, title), coalesce(abstract_plain, abstract)"
+            " FROM papers ORDER BY id")
+
+    def iter_topic_docs(self) -> Iterator[TopicDoc]:
+        """Every paper with its keywords, by id (two ordered scans merged, not a query per paper)."""
+        kdb = self._connect()
+        try:
+            keywords = kdb.execute("SELECT paper_id, keyword FROM keywords ORDER BY paper_id, position")
+            krow = keywords.fetchone()
+            for r in self.db.execute(
+                    "SELECT id, venue, year, coalesce(title_plain, title), coalesce(abstract_plain, abstract, ''),"
+                    " primary_area FROM papers ORDER BY id"):
+                doc = TopicDoc(r[0], r[1], int(r[2]), r[3], r[4], r[5])
+                while krow is not None and krow[0] <= doc.id:
+                    if krow[0] == doc.id:
+                        doc.keywords.append(krow[1])
+                    krow = keywords.fetchone()
+                yield doc
+        finally:
+            kdb.close()
+
+    # --- writes -------------------------------------------------------------------------------
+    def replace_topics(self, rows: Iterable[tuple[str, str, int, float, str, int]], fingerprint: str) -> int:
+        """Replace every topic assignment with ``rows`` (paper id, topic, rank, score, venue,
+        year) in one transaction: readers see the old set or the new one."""
+        n = 0
+        with self.transaction() as db:
+            db.execute("DELETE FROM paper_topics")
+            batch: list[tuple[str, str, int, float, str, int]] = []
+            for r in rows:
+                batch.append(r)
+                if len(batch) >= 10_000:
+                    db.executemany("INSERT INTO paper_topics VALUES (?,?,?,?,?,?)", batch)
+                    n += len(batch)
+                    batch = []
+            db.executemany("INSERT INTO paper_topics VALUES (?,?,?,?,?,?)", batch)
+            n += len(batch)
+            self.set_meta(db, "topics_fingerprint", fingerprint)
+        return n
+
+    def topics_fingerprint(self) -> str | None:
+        return self.meta("topics_fingerprint")
+
+    # --- reads --------------------------------------------------------------------------------
+    def paper_topics(self, paper_id: str) -> list[tuple[str, float]]:
+        """A paper's topics, main topic first: [(slug, score)]."""
+        return [(r[0], float(r[1])) for r in self.db.execute(
+            "SELECT topic, score FROM paper_topics WHERE paper_id=? ORDER BY rank", (paper_id,))]
+
+    def iter_paper_topics(self) -> Iterator[tuple[str, list[str]]]:
+        """(paper id, topic slugs main first) for every paper with topics, by id."""
+        pid: str | None = None
+        slugs: list[str] = []
+        for p, t in self.db.execute("SELECT paper_id, topic FROM paper_topics ORDER BY paper_id, rank"):
+            if p != pid:
+                if pid is not None:
+                    yield pid, slugs
+                pid, slugs = p, []
+            slugs.append(t)
+        if pid is not None:
+            yield pid, slugs
+
+    def topic_counts(self, venue: str | None = None, year: int | None = None) -> dict[tuple[str, int, str], int]:
+        """Papers per (topic, year, venue), optionally within one venue and/or year."""
+        where, args = self._topic_where(None, venue, year)
+        return {(r[0], int(r[1]), r[2]): int(r[3]) for r in self.db.execute(
+            f"SELECT topic, year, venue, count(*) FROM paper_topics WHERE {where}"  # noqa: S608
+            " GROUP BY topic, year, venue", args)}
+
+    def topic_paper_count(self, topics: list[str], venue: str | None = None, year: int | None = None) -> int:
+        """Distinct papers with any of ``topics`` (a parent topic passes its children)."""
+        where, args = self._topic_where(topics, venue, year)
+        return int(self.db.execute(
+            f"SELECT count(DISTINCT paper_id) FROM paper_topics WHERE {where}", args).fetchone()[0])  # noqa: S608
+
+    def topic_cards(self, topics: list[str], venue: str | None = None, year: int | None = None,
+                    offset: int = 0, limit: int = 50) -> list[dict[str, Any]]:
+        """Cards of papers with any of ``topics``: newest year first, then the papers most clearly
+        about the topic (main topic before secondary, then by score)."""
+        where, args = self._topic_where(topics, venue, year)
+        ids = [r[0] for r in self.db.execute(
+            f"SELECT paper_id FROM paper_topics WHERE {where} GROUP BY paper_id"  # noqa: S608
+            " ORDER BY max(year) DESC, min(rank), max(score) DESC, paper_id LIMIT ? OFFSET ?",
+            [*args, int(limit), int(offset)])]
+        rows: dict[str, dict[str, Any]] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            for r in self.db.execute(f"SELECT {_CARD_COLS} FROM papers WHERE id IN ({_marks(len(chunk))})",  # noqa: S608
+                                     chunk):
+                rows[r["id"]] = dict(r)
+        out = [rows[i] for i in ids if i in rows]
+        self._attach_authors(out)     # type: ignore[attr-defined]  # BrowseMixin, in the same Store
+        return out
+
+    def topics_of(self, ids: list[str]) -> dict[str, list[str]]:
+        """Topic slugs (main first) of each listed paper."""
+        out: dict[str, list[str]] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            for pid, t in self.db.execute(
+                    f"SELECT paper_id, topic FROM paper_topics WHERE paper_id IN ({_marks(len(chunk))})"  # noqa: S608
+                    " ORDER BY paper_id, rank", chunk):
+                out.setdefault(pid, []).append(t)
+        return out
+
+    @staticmethod
+    def _topic_where(topics: list[str] | None, venue: str | None, year: int | None) -> tuple[str, list[Any]]:
+        """A WHERE clause for topics (None: any), a venue and a year, and its arguments."""
+        where = [f"topic IN ({_marks(len(topics))})" if topics is not None else "1=1"]
+        args: list[Any] = list(topics or [])
+        if venue:
+            where.append("venue=?")
+            args.append(venue)
+        if year:
+            where.append("year=?")
+            args.append(year)
+        return " AND ".join(where), args
+
+    def topic_year_counts(self, topics: list[str], venue: str | None = None) -> dict[int, int]:
+        """Distinct papers per year with any of ``topics`` (an area counts each paper once)."""
+        where, args = self._topic_where(topics, venue, None)
+        return {int(r[0]): int(r[1]) for r in self.db.execute(
+            f"SELECT year, count(DISTINCT paper_id) FROM paper_topics WHERE {where} GROUP BY year"  # noqa: S608
+            " ORDER BY year", args)}
+
+    def topic_venue_year_counts(self, topics: list[str]) -> dict[tuple[str, int], int]:
+        """Distinct papers per (venue, year) with any of ``topics``."""
+        where, args = self._topic_where(topics, None, None)
+        return {(r[0], int(r[1])): int(r[2]) for r in self.db.execute(
+            f"SELECT venue, year, count(DISTINCT paper_id) FROM paper_topics WHERE {where}"  # noqa: S608
+            " GROUP BY venue, year", args)}

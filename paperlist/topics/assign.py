@@ -1,0 +1,175 @@
+"""Assigning 1-3 topics to every paper.
+
+Evidence, per topic: seed terms in the title (x3), keywords (x2.5) and abstract (x1), and the
+primary area a source gives (OpenReview, AAAI tracks ...). When paper vectors exist, a paper's
+cosine similarity to each topic's centroid (the mean vector of papers confidently assigned to it
+by terms) adds evidence too, and gives topics to papers whose words matched nothing.
+
+A paper's main topic is its best-scoring one; up to two more follow when they score at least
+``SECOND_RATIO`` of it. Scores are squashed to 0..1 (``s / (s + 3)``) for display.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..store import TopicDoc
+from .match import Matcher
+from .taxonomy import Taxonomy, taxonomy
+
+TITLE_W, KEYWORD_W, ABSTRACT_W = 3.0, 2.5, 1.0
+AREA_TOPIC = 2.0             # the source's primary area names this topic
+AREA_PARENT = 1.3            # ... or this topic's area: multiply the area's topics' evidence
+GENERIC = 0.7                # evidence factor of topics marked generic in the taxonomy
+MIN_SCORE = 1.0              # less evidence than one strong term in the abstract: no topic
+SECOND_RATIO = 0.45
+MAX_TOPICS = 3
+CONFIDENT = 4.0              # main-topic evidence that makes a paper part of its topic's centroid
+EMB_FLOOR, EMB_GAIN = 0.25, 8.0   # similarity above the floor, times the gain, is added evidence
+EMB_ONLY_MIN = 0.35          # a paper without term evidence gets its nearest topic above this
+_NORM = re.compile(r"[^a-z0-9]+")
+
+
+def _norm(s: str) -> str:
+    return " " + _NORM.sub(" ", s.lower()).strip() + " "
+
+
+@dataclass(slots=True)
+class Assignment:
+    paper_id: str
+    venue: str
+    year: int
+    topics: list[tuple[str, float]] = field(default_factory=list)   # (slug, 0..1), main first
+
+
+class Assigner:
+    """Scores papers against a taxonomy (compiled once, reused for every paper)."""
+
+    def __init__(self, tax: Taxonomy | None = None) -> None:
+        self.tax = tax or taxonomy()
+        self.matcher = Matcher(self.tax)
+        self.index = {t.slug: i for i, t in enumerate(self.tax.topics)}
+        # primary-area substrings -> (topic indexes named directly, topic indexes of a named area)
+        self.area_topic = [(_norm(a), i) for i, t in enumerate(self.tax.topics) for a in t.areas]
+        self.area_parent = [(_norm(a), [self.index[c.slug] for c in self.tax.children(ar.slug)])
+                            for ar in self.tax.areas for a in ar.areas]
+        self._area_memo: dict[str, tuple[set[int], set[int]]] = {}
+        self.generic = [i for i, t in enumerate(self.tax.topics) if t.generic]
+
+    def _areas(self, primary_area: str) -> tuple[set[int], set[int]]:
+        hit = self._area_memo.get(primary_area)
+        if hit is None:
+            pa = _norm(primary_area)
+            direct = {i for a, i in self.area_topic if a in pa}
+            parent = {i for a, idx in self.area_parent if a in pa for i in idx}
+            hit = self._area_memo[primary_area] = (direct, parent)
+        return hit
+
+    def evidence(self, doc: TopicDoc, use_area: bool = True, use_keywords: bool = True) -> dict[int, float]:
+        """Topic index -> evidence from words and primary area (the ablations serve the benchmark)."""
+        s: dict[int, float] = {}
+        m = self.matcher
+        m.scores(doc.title, TITLE_W, True, s)
+        if use_keywords and doc.keywords:
+            m.scores(" ; ".join(doc.keywords), KEYWORD_W, True, s)
+        if doc.abstract:
+            m.scores(doc.abstract, ABSTRACT_W, False, s)
+        if use_area and doc.primary_area:
+            direct, parent = self._areas(doc.primary_area)
+            for i in direct:
+                s[i] = s.get(i, 0.0) + AREA_TOPIC
+            for i in parent:
+                if i in s:
+                    s[i] *= AREA_PARENT
+        for i in self.generic:
+            if i in s:
+                s[i] *= GENERIC
+        return s
+
+    def choose(self, s: dict[int, float]) -> list[tuple[str, float]]:
+        """The main topic and up to two more, as (slug, 0..1)."""
+        if not s:
+            return []
+        ranked = sorted(s.items(), key=lambda kv: -kv[1])
+        top = ranked[0][1]
+        if top < MIN_SCORE:
+            return []
+        out = []
+        for i, v in ranked[:MAX_TOPICS]:
+            if v < MIN_SCORE or v < SECOND_RATIO * top:
+                break
+            out.append((self.tax.topics[i].slug, round(v / (v + 3.0), 4)))
+        return out
+
+
+def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: Assigner | None = None,
+               use_area: bool = True) -> Iterator[Assignment]:
+    """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity joins in."""
+    a = assigner or Assigner()
+    ev: list[tuple[TopicDoc, dict[int, float]]] = [(d, a.evidence(d, use_area=use_area)) for d in docs]
+    if vectors is not None and len(vectors):
+        _add_embedding_evidence(a, ev, vectors)
+    for d, s in ev:
+        yield Assignment(d.id, d.venue, d.year, a.choose(s))
+
+
+def _add_embedding_evidence(a: Assigner, ev: list[tuple[TopicDoc, dict[int, float]]], vectors: Any) -> None:
+    """Centroids from confidently assigned papers, then similarity to them as extra evidence."""
+    import numpy as np
+
+    n_topics = len(a.tax.topics)
+    dim = int(vectors.mat.shape[1])
+    sums = np.zeros((n_topics, dim), dtype=np.float32)
+    counts = np.zeros(n_topics, dtype=np.int64)
+    rows = np.full(len(ev), -1, dtype=np.int64)
+    for k, (d, s) in enumerate(ev):
+        r = vectors.row.get(d.id)
+        if r is None:
+            continue
+        rows[k] = r
+        if s:
+            i, v = max(s.items(), key=lambda kv: kv[1])
+            if v >= CONFIDENT:
+                sums[i] += np.asarray(vectors.mat[r], dtype=np.float32)
+                counts[i] += 1
+    usable = counts >= 20
+    if not usable.any():
+        return
+    cent = sums / np.maximum(counts, 1)[:, None]
+    cent /= np.maximum(np.linalg.norm(cent, axis=1, keepdims=True), 1e-9)
+    cent[~usable] = 0.0
+    have = np.flatnonzero(rows >= 0)
+    for start in range(0, len(have), 20_000):
+        ks = have[start:start + 20_000]
+        sims = np.asarray(vectors.mat[np.sort(rows[ks])], dtype=np.float32)
+        # rows were sorted for a sequential read: map back to ks order
+        order = np.argsort(rows[ks])
+        block = np.empty_like(sims)
+        block[order] = sims
+        sim = block @ cent.T
+        for k, srow in zip(ks, sim):
+            s = ev[int(k)][1]
+            best = int(np.argmax(srow))
+            if not s:
+                if srow[best] >= EMB_ONLY_MIN:
+                    s[best] = MIN_SCORE + EMB_GAIN * (float(srow[best]) - EMB_FLOOR)
+                continue
+            for j in np.flatnonzero(srow > EMB_FLOOR).tolist():
+                s[j] = s.get(j, 0.0) + EMB_GAIN * (float(srow[j]) - EMB_FLOOR) * 0.5
+
+
+def assignment_rows(assignments: Iterable[Assignment]) -> Iterator[tuple[str, str, int, float, str, int]]:
+    """paper_topics rows: (paper id, topic, rank, score, venue, year)."""
+    for asg in assignments:
+        for rank, (slug, score) in enumerate(asg.topics, 1):
+            yield asg.paper_id, slug, rank, score, asg.venue, asg.year
+
+
+def timed(fn: Any) -> tuple[Any, float]:
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0

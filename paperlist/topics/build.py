@@ -1,0 +1,79 @@
+"""``paperlist topics assign``: assign topics to every paper and store them.
+
+Derived data, like the search index: it is recomputed whole from the papers (and the vectors, when
+``paperlist embed`` published some), and skipped when nothing it depends on changed. The search
+index reads the stored topics, so ingest assigns topics before it rebuilds the index.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..store import Store
+from .assign import Assigner, assign_all, assignment_rows
+from .taxonomy import taxonomy
+
+
+@dataclass(slots=True)
+class AssignReport:
+    papers: int = 0
+    with_topics: int = 0
+    rows: int = 0
+    vectors: int = 0                 # papers whose vector joined the evidence
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    skipped: bool = False            # already current
+    main: dict[str, int] = field(default_factory=dict)   # papers per main topic
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"papers": self.papers, "with_topics": self.with_topics, "rows": self.rows,
+                "vectors": self.vectors, "seconds": round(self.seconds, 2),
+                "cpu_seconds": round(self.cpu_seconds, 2), "skipped": self.skipped, "main": self.main}
+
+
+def _vectors(home: Path) -> Any | None:
+    from ..index.vectors import VectorIndex
+
+    try:
+        return VectorIndex.open(home)
+    except Exception:  # noqa: BLE001 - unreadable vectors: assign from words alone
+        return None
+
+
+def fingerprint(store: Store, home: Path, papers_fp: str | None = None) -> str:
+    """What the assignment depends on: the taxonomy, the papers, the vector generation."""
+    from ..index.vectors import current_generation, vectors_root
+
+    fp = papers_fp if papers_fp is not None else store.papers_fingerprint()
+    return f"{taxonomy().version}:{fp}:{current_generation(vectors_root(home)) or '-'}"
+
+
+def is_current(store: Store, home: Path) -> bool:
+    return store.topics_fingerprint() == fingerprint(store, home)
+
+
+def assign_topics(store: Store, home: Path, force: bool = True, use_vectors: bool = True) -> AssignReport:
+    """Assign and store topics for every paper (unless current and not ``force``)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    rep = AssignReport()
+    fp = fingerprint(store, home)
+    if not force and store.topics_fingerprint() == fp:
+        rep.skipped = True
+        rep.seconds = time.perf_counter() - t0
+        return rep
+    vectors = _vectors(home) if use_vectors else None
+    rep.vectors = len(vectors) if vectors is not None else 0
+    assignments = list(assign_all(store.iter_topic_docs(), vectors=vectors, assigner=Assigner()))
+    rep.papers = len(assignments)
+    for a in assignments:
+        if a.topics:
+            rep.with_topics += 1
+            rep.main[a.topics[0][0]] = rep.main.get(a.topics[0][0], 0) + 1
+    rep.main = dict(sorted(rep.main.items(), key=lambda kv: -kv[1]))
+    rep.rows = store.replace_topics(assignment_rows(assignments), fp)
+    rep.seconds = time.perf_counter() - t0
+    rep.cpu_seconds = time.process_time() - c0
+    return rep

@@ -1,0 +1,64 @@
+"""Ranking cases found on the full corpus, on small fixtures (tests/fixtures/ranking): a query
+word that is the first author's surname, and the accepted main-venue version of a paper before
+its workshop or rejected twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperlist.index import fulltext
+from paperlist.ingest import ingest
+from paperlist.search import Searcher, SearchRequest
+from paperlist.store import Store
+
+from .conftest import FIXTURES, PAPERCOPILOT, SEARCH_FIXTURES
+
+RANKING = FIXTURES / "ranking"
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    home = tmp_path_factory.mktemp("ranking")
+    store = Store(home / "paperlist.db")
+    assert ingest(store, [str(PAPERCOPILOT), str(SEARCH_FIXTURES), str(RANKING)], jobs=1).failed == 0
+    fulltext.build(store, home)
+    store.close()
+    return Searcher.open(home)
+
+
+def top(s: Searcher, q: str, n: int = 1) -> list[tuple[str, str, int]]:
+    return [(h.title, h.venue, h.year) for h in s.search(SearchRequest(q=q, per_page=n)).hits]
+
+
+@pytest.mark.parametrize("q, first", [
+    # "rice" is a rarer title word than "robust", but here it is Leslie Rice
+    ("Rice robust learning", "Overfitting in Adversarially Robust Deep Learning"),
+    # Andrew Young, not Su Young Lee (whose given name is Young)
+    ("Young episodic reinforcement", "Episodic Memory Modules for Deep Reinforcement Learning Agents"),
+    ("Tao human robot", "Human Robot Handover from Video"),          # Tony Tao, not Tao Yuan
+    ("Zhang rice grain", "Robust Rice Grain Quality Assessment"),
+])
+def test_a_first_author_surname_counts_as_the_author(searcher: Searcher, q: str, first: str) -> None:
+    assert top(searcher, q)[0][0] == first
+
+
+def test_the_main_venue_paper_comes_before_its_workshop_twin(searcher: Searcher) -> None:
+    title = "Masked Autoencoders for Point Cloud Pretraining"       # (the workshop version is even newer)
+    assert top(searcher, title.lower(), 2) == [(title, "cvpr", 2023), (title, "cvprw", 2024)]
+
+
+def test_the_accepted_paper_comes_before_its_rejected_twin(searcher: Searcher) -> None:
+    # the rejected OpenReview record even has keywords the accepted one lacks
+    title = "Sparse Mixture Routing for Efficient Transformers"
+    assert top(searcher, title.lower(), 2) == [(title, "icml", 2024), (title, "iclr", 2024)]
+
+
+def test_the_rejected_twin_stays_reachable(searcher: Searcher) -> None:
+    res = searcher.search(SearchRequest(q="sparse mixture routing venue:iclr"))
+    assert [(h.venue, h.status) for h in res.hits] == [("iclr", "rejected")]
+
+
+def test_prior_order() -> None:
+    assert fulltext.prior(2024, True, "icml") > fulltext.prior(2024, True, "cvprw") > fulltext.prior(2024, False, "iclr")
+    assert fulltext.prior(2024, True, "findings-acl") == fulltext.prior(2024, True, "cvprw")   # sub-venues
+    assert fulltext.prior(2025, True, "icml") > fulltext.prior(2024, True, "icml")            # then newer

@@ -1,0 +1,156 @@
+"""Semantic and hybrid search, similar papers and the vector store, on vectors we make ourselves
+(no model needed: the query encoder is replaced by a lookup). Needs numpy and usearch, which the
+semantic extra installs; the end-to-end path with the real model is in test_embed.py."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperlist.search import SearchRequest, Searcher
+from paperlist.search.semantic import SemanticRanker, rrf, wants_semantic
+from paperlist.search.query import parse
+from paperlist.search.similar import similar_papers
+from paperlist.store import Store
+
+
+def test_rrf_rewards_agreement_and_keeps_first_list_on_ties() -> None:
+    fused = rrf([["a", "b", "c"], ["c", "b", "d"]])
+    assert [p for p, _ in fused] == ["c", "b", "a", "d"]
+    assert fused[0][1] == pytest.approx(1 / 63 + 1 / 61) and fused[1][1] == pytest.approx(2 / 62)
+    assert [p for p, _ in rrf([["x", "y"], ["y", "x"]])] == ["x", "y"]  # tie: first list wins
+    assert [p for p, _ in rrf([["a"], ["b"]], weights=[1.0, 2.0])] == ["b", "a"]
+    assert rrf([]) == []
+
+
+def test_relative_fusion_keeps_a_clear_keyword_winner_first() -> None:
+    from paperlist.search.semantic import relative_fusion
+
+    keyword = [("title", 40.0), ("near", 8.0), ("far", 6.0)]      # an exact title scores far ahead
+    vector = {"title": 0.80, "near": 0.84, "other": 0.85, "far": 0.40}
+    fused = relative_fusion(keyword, vector)
+    assert fused[0][0] == "title"
+    assert [p for p, _ in fused][1:3] == ["near", "other"]       # found by both beats found by meaning alone
+    # a paper without a vector is judged by its words alone, on the full scale
+    assert dict(relative_fusion([("novec", 10.0), ("v", 5.0)], {"v": 0.9, "x": 0.1}))["novec"] == pytest.approx(1.0)
+    assert relative_fusion([], {}) == []
+
+
+@pytest.mark.parametrize("q, translated, want", [
+    ("diffusion", False, False),
+    ("denoising diffusion models", False, False),
+    ("learning robot skills from human videos", False, True),
+    ("author:bengio deep learning for sequence models", False, False),
+    ('"graph neural networks" for molecules and proteins', False, False),
+    ("diffusion model", True, True),
+])
+def test_auto_mode_is_hybrid_for_natural_language(q: str, translated: bool, want: bool) -> None:
+    assert wants_semantic(parse(q), translated) is want
+
+
+np = pytest.importorskip("numpy", reason="semantic search needs numpy (pip install 'paperlist[semantic]')")
+pytest.importorskip("usearch", reason="semantic search needs usearch (pip install 'paperlist[semantic]')")
+
+
+def _home_with_vectors(src: Path, dst: Path) -> tuple[Path, dict[str, object]]:
+    """A copy of a search home with a vector for every paper: random, except that papers whose
+    title has "Diffusion" share one direction (so they are each other's neighbours)."""
+    from paperlist.index.vectors import content_hash, publish
+
+    shutil.copytree(src, dst)
+    store = Store(dst / "paperlist.db", readonly=True)
+    rng = np.random.default_rng(0)
+    diffusion = rng.normal(size=384)
+    rows, cache, vecs = [], {}, {}
+    for pid, venue, year, title, _abstract in store.iter_embed_items():
+        v = rng.normal(size=384) + (6 * diffusion if "Diffusion" in title else 0)
+        v = (v / np.linalg.norm(v)).astype(np.float32)
+        h = content_hash(title, 128)
+        rows.append((pid, venue, year, h))
+        cache[h] = v
+        vecs[pid] = v
+    publish(dst, rows, cache, 128)
+    store.close()
+    return dst, vecs
+
+
+@pytest.fixture(scope="module")
+def vec_home(search_home: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+    return _home_with_vectors(search_home, tmp_path_factory.mktemp("vec") / "home")
+
+
+def _searcher(home: Path, qvec: object, monkeypatch: pytest.MonkeyPatch) -> Searcher:
+    monkeypatch.setattr(SemanticRanker, "encode", lambda self, text: qvec)
+    return Searcher.open(home)
+
+
+def _pid(home: Path, title: str) -> str:
+    return next(i for i, t, *_ in Store(home / "paperlist.db", readonly=True).plain_titles() if t == title)
+
+
+def test_vector_index_search_scope_and_neighbours(vec_home: tuple[Path, dict[str, object]]) -> None:
+    from paperlist.index.vectors import VectorIndex
+
+    home, vecs = vec_home
+    vi = VectorIndex.open(home)
+    assert vi is not None and len(vi) == len(vecs)
+    pid = _pid(home, "Denoising Diffusion Models Are Strong Learners")
+    assert vi.search(vecs[pid], 3)[0][0] == pid
+    near = vi.neighbours(pid, 5)
+    assert pid not in [p for p, _ in near] and "Diffusion" in Store(home / "paperlist.db", readonly=True).get_paper(
+        near[0][0]).title
+    venue = Store(home / "paperlist.db", readonly=True).get_paper(pid).venue
+    rows = vi.scope([venue], None, None)
+    assert rows is not None and all(vi.ids[r] != "" for r in rows)
+    assert {p for p, _ in vi.search(vecs[pid], 50, rows=rows)} <= {vi.ids[r] for r in rows}
+    assert vi.scope() is None and vi.neighbours("no-such-paper") == []
+    assert vi.scores(vecs[pid], [pid, "nope"])[pid] == pytest.approx(1.0, abs=1e-2)
+
+
+def test_semantic_and_hybrid_search(vec_home: tuple[Path, dict[str, object]], monkeypatch: pytest.MonkeyPatch) -> None:
+    home, vecs = vec_home
+    pid = _pid(home, "Denoising Diffusion Models Are Strong Learners")
+    s = _searcher(home, vecs[pid], monkeypatch)
+    q = "quixotic flarnish wobbleton zyxt"     # no paper has these words: only meaning can rank
+    sem = s.search(SearchRequest(q=q, mode="semantic"))
+    assert sem.interpreted["mode"] == "semantic" and sem.hits[0].id == pid
+    assert sem.total <= 1000 and sem.facets["venue"]
+    assert s.search(SearchRequest(q=q, mode="keyword")).total == 0
+    hyb = s.search(SearchRequest(q=q))                       # auto: long query + vectors = hybrid
+    assert hyb.interpreted["mode"] == "hybrid" and pid in [h.id for h in hyb.hits[:3]]
+    # filters and field clauses still restrict the fused list
+    venue = Store(home / "paperlist.db", readonly=True).get_paper(pid).venue
+    assert all(h.venue != venue for h in s.search(SearchRequest(q=q + f" -venue:{venue}", mode="semantic")).hits)
+    assert all(h.year == 2017 for h in s.search(SearchRequest(q=q, mode="semantic", year_from=2017, year_to=2017)).hits)
+    assert s.search(SearchRequest(q=q + " author:nobodyatall", mode="semantic")).total == 0
+    # short queries stay keyword in auto mode; a title search keeps its exact match first
+    title = s.search(SearchRequest(q="Denoising Diffusion Models Are Strong Learners", mode="hybrid"))
+    assert title.hits[0].id == pid
+
+
+def test_similar_papers_with_and_without_vectors(vec_home: tuple[Path, dict[str, object]], search_home: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    home, vecs = vec_home
+    pid = _pid(home, "Denoising Diffusion Models Are Strong Learners")
+    paper = Store(home / "paperlist.db", readonly=True).get_paper(pid)
+    assert paper is not None
+    got, method = similar_papers(_searcher(home, vecs[pid], monkeypatch), paper, 5)
+    assert method == "vectors" and got and pid not in [p for p, _ in got]
+    plain, method = similar_papers(Searcher.open(search_home), paper, 5)
+    assert method == "text" and pid not in [p for p, _ in plain]
+    assert similar_papers(None, paper, 5) == ([], "none")
+
+
+def test_a_published_generation_is_switched_atomically(vec_home: tuple[Path, dict[str, object]]) -> None:
+    from paperlist.index.vectors import VectorIndex, current_generation, publish, vectors_root
+
+    home, vecs = vec_home
+    vi = VectorIndex.open(home)
+    assert vi is not None
+    before = vi.generation
+    first = next(iter(vecs))
+    gen, n = publish(home, [(first, "neurips", 2020, b"x" * 12)], {b"x" * 12: vecs[first]}, 128)
+    assert n == 1 and current_generation(vectors_root(home)) == gen
+    assert vi.reload() and vi.generation == gen and len(vi) == 1 and before != gen

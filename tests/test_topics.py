@@ -1,0 +1,165 @@
+"""Topics: the taxonomy is complete and well-formed, papers get the topics their words say, and
+the assignment is stored, counted and carried into the search index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paperlist.store import Store, TopicDoc
+from paperlist.topics import TaxonomyError, taxonomy
+from paperlist.topics.assign import Assigner
+from paperlist.topics.match import Matcher, tokens
+from paperlist.topics.stats import overview, topic_detail
+from paperlist.topics.taxonomy import parse
+from tests.conftest import run_cli
+
+
+def test_taxonomy_is_complete() -> None:
+    tax = taxonomy()
+    assert len(tax.topics) >= 40 and len(tax.areas) >= 8
+    slugs = [t.slug for t in (*tax.areas, *tax.topics)]
+    assert len(slugs) == len(set(slugs))
+    for t in (*tax.areas, *tax.topics):
+        assert t.en.strip() and t.zh.strip() and t.desc_en.strip() and t.desc_zh.strip(), t.slug
+        assert any("\u4e00" <= c <= "\u9fff" for c in t.zh + t.desc_zh), t.slug     # really Chinese
+    for t in tax.topics:
+        assert t.parent in {a.slug for a in tax.areas}, t.slug
+        assert t.terms, f"{t.slug} has no seed terms"
+    for a in tax.areas:
+        assert tax.children(a.slug), a.slug
+    assert tax.leaves("cv") and set(tax.leaves("cv")) <= {t.slug for t in tax.topics}
+    assert tax.leaves("3d-vision") == ["3d-vision"] and tax.leaves("nope") == []
+
+
+@pytest.mark.parametrize("toml, error", [
+    ('[[area]]\nslug="a"\nen="A"\nzh="甲"\ndesc_en="x"\ndesc_zh="乙"\n'
+     '[[topic]]\nslug="t"\nparent="b"\nen="T"\nzh="丙"\ndesc_en="x"\ndesc_zh="丁"\n', "unknown parent"),
+    ('[[area]]\nslug="a"\nen="A"\nzh="甲"\ndesc_en="x"\ndesc_zh="乙"\n'
+     '[[topic]]\nslug="a"\nparent="a"\nen="T"\nzh="丙"\ndesc_en="x"\ndesc_zh="丁"\n', "duplicate slug"),
+    ('[[area]]\nslug="a"\nen="A"\nzh=""\ndesc_en="x"\ndesc_zh="乙"\n'
+     '[[topic]]\nslug="t"\nparent="a"\nen="T"\nzh="丙"\ndesc_en="x"\ndesc_zh="丁"\n', "empty zh"),
+    ('[[area]]\nslug="A b"\nen="A"\nzh="甲"\ndesc_en="x"\ndesc_zh="乙"\n', "bad slug"),
+    ('[[area]]\nslug="a"\nen="A"\nzh="甲"\ndesc_en="x"\ndesc_zh="乙"\n', "has no topics"),
+    ('[[area]]\nslug="a"\nen="A"\ndesc_en="x"\ndesc_zh="乙"\n', "missing zh"),
+])
+def test_malformed_taxonomies_are_refused(toml: str, error: str) -> None:
+    with pytest.raises(TaxonomyError, match=error):
+        parse(toml)
+
+
+def test_folding_is_shared_by_terms_and_texts() -> None:
+    assert tokens("Studies of Graph Neural Networks, GANs and LLMs; focus, analysis, glass") == [
+        "study", "of", "graph", "neural", "network", "gan", "and", "llm", "focus", "analysis", "glass"]
+
+
+def test_longer_terms_hide_the_shorter_terms_inside_them() -> None:
+    m = Matcher(taxonomy())
+    found = {m.terms[i].joined.strip(): c for i, c in m.counts("offline reinforcement learning from logs", False).items()}
+    assert "offline reinforcement learning" in found and "reinforcement learning" not in found
+
+
+def doc(title: str, abstract: str = "", keywords: list[str] | None = None, area: str | None = None) -> TopicDoc:
+    return TopicDoc("x", "neurips", 2024, title, abstract, area, keywords or [])
+
+
+@pytest.mark.parametrize("title, abstract, main", [
+    ("Denoising Diffusion Probabilistic Models", "We present high quality image synthesis results using diffusion "
+     "probabilistic models, a class of latent variable models.", "diffusion-models"),
+    ("Proximal Policy Optimization Algorithms", "We propose a new family of policy gradient methods for "
+     "reinforcement learning.", "reinforcement-learning"),
+    ("Conservative Q-Learning for Offline Reinforcement Learning", "Offline reinforcement learning from previously "
+     "collected datasets without interaction.", "offline-imitation-learning"),
+    ("Semi-Supervised Classification with Graph Convolutional Networks", "We present a scalable approach for "
+     "semi-supervised learning on graph-structured data.", "graph-learning"),
+    ("NeRF: Representing Scenes as Neural Radiance Fields for View Synthesis", "", "3d-vision"),
+    ("Chain-of-Thought Prompting Elicits Reasoning in Large Language Models", "We explore how generating a chain of "
+     "thought improves the ability of large language models to perform complex reasoning.", "llm-reasoning"),
+    ("Direct Preference Optimization: Your Language Model is Secretly a Reward Model", "Aligning language models "
+     "with human preferences usually uses RLHF.", "alignment-safety"),
+    ("Deep Residual Learning for Image Recognition", "", "visual-recognition"),
+    ("Communication-Efficient Learning of Deep Networks from Decentralized Data", "We advocate federated learning.",
+     "federated-learning"),
+    ("Attention Is All You Need", "The dominant sequence transduction models are based on recurrent neural networks. "
+     "We propose the Transformer, based solely on attention mechanisms, for machine translation.", "architectures"),
+    ("Highly accurate protein structure prediction", "", "molecules-proteins"),
+    ("wav2vec 2.0: Self-Supervised Learning of Speech Representations", "", "speech"),
+    ("Fourier Neural Operator for Parametric Partial Differential Equations", "", "scientific-ml"),
+    ("Towards Deep Learning Models Resistant to Adversarial Attacks", "", "adversarial-robustness"),
+])
+def test_papers_get_the_topic_their_words_say(title: str, abstract: str, main: str) -> None:
+    got = Assigner().choose(Assigner().evidence(doc(title, abstract)))
+    assert got and got[0][0] == main, got
+    assert 1 <= len(got) <= 3 and all(0 < s < 1 for _, s in got)
+
+
+def test_titles_alone_give_topics_and_nothing_gives_none() -> None:
+    a = Assigner()
+    assert a.choose(a.evidence(doc("Graph Neural Networks for Molecule Generation")))
+    assert a.choose(a.evidence(doc("On the Number of Things"))) == []
+
+
+def test_primary_area_and_keywords_are_evidence() -> None:
+    a = Assigner()
+    plain = doc("A Study of Stuff")
+    assert a.choose(a.evidence(plain)) == []
+    with_area = a.choose(a.evidence(doc("A Study of Stuff", area="reinforcement learning")))
+    assert with_area and with_area[0][0] == "reinforcement-learning"
+    with_kw = a.choose(a.evidence(doc("A Study of Stuff", keywords=["continual learning"])))
+    assert with_kw and with_kw[0][0] == "continual-learning"
+
+
+def test_assign_stores_counts_and_skips_when_current(search_home: Path) -> None:
+    from paperlist.topics.build import assign_topics, is_current
+
+    store = Store(search_home / "paperlist.db")
+    assert is_current(store, search_home)
+    assert assign_topics(store, search_home, force=False).skipped
+    rep = assign_topics(store, search_home)
+    assert rep.papers >= 30 and rep.with_topics >= rep.papers * 0.6 and rep.rows >= rep.with_topics
+    pid = next(i for i, t, *_ in store.plain_titles() if t == "Denoising Diffusion Models Are Strong Learners")
+    assert store.paper_topics(pid)[0][0] == "diffusion-models"
+    ov = overview(store)
+    gen = next(a for a in ov if a["slug"] == "generative")
+    assert gen["papers"] >= 1 and any(t["slug"] == "diffusion-models" and t["papers"] for t in gen["topics"])
+    d = topic_detail(store, "generative")
+    assert d is not None and d["is_area"] and "diffusion-models" in d["leaves"] and d["papers"] >= 1
+    assert topic_detail(store, "no-such-topic") is None
+
+
+def test_topic_filter_and_facet_in_search(search_home: Path) -> None:
+    from paperlist.search import SearchRequest, Searcher
+
+    s = Searcher.open(search_home)
+    res = s.search(SearchRequest(q="", topics=["diffusion-models"]))
+    assert res.total >= 1 and any("Denoising Diffusion" in h.title for h in res.hits)
+    store = Store(search_home / "paperlist.db", readonly=True)
+    assert all("diffusion-models" in dict(store.paper_topics(h.id)) for h in res.hits)
+    area = s.search(SearchRequest(q="topic:generative"))
+    assert area.total >= res.total
+    facet = {v.value: v for v in s.search(SearchRequest(q="learning")).facets["topic"]}
+    assert facet and all(v.count > 0 for v in facet.values())
+    assert s.search(SearchRequest(q="", topics=["no-such-topic"])).total == 0
+
+
+def test_topics_cli(search_home: Path, tmp_path: Path) -> None:
+    r = run_cli(search_home, "topics", "list")
+    assert r.exit_code == 0 and "diffusion-models" in r.output and "扩散模型" in r.output
+    r = run_cli(search_home, "topics", "stats", "--lang", "zh")
+    assert r.exit_code == 0 and "计算机视觉" in r.output
+    r = run_cli(search_home, "topics", "stats", "--json", "--venue", "iclr")
+    assert r.exit_code == 0 and '"slug"' in r.output
+    for cmd in (["topics", "--help"], ["topics", "assign", "--help"], ["embed", "--help"]):
+        assert run_cli(search_home, *cmd).exit_code == 0
+
+
+def test_ingest_assigns_topics_before_indexing(tmp_path: Path) -> None:
+    from tests.conftest import PAPERCOPILOT
+
+    home = tmp_path / "h"
+    r = run_cli(home, "ingest", str(PAPERCOPILOT))
+    assert r.exit_code == 0, r.output
+    assert "topics:" in r.output and "index:" in r.output
+    store = Store(home / "paperlist.db", readonly=True)
+    assert store.topics_fingerprint() and sum(1 for _ in store.iter_paper_topics()) > 0
