@@ -333,8 +333,13 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int) -> tantivy.Documen
     return doc
 
 
-def topic_values(topics: list[str]) -> list[str]:
+def topic_values(topics: list[str]) -> tuple[str, ...]:
     """A paper's topics and their areas: ``topic:cv`` finds every computer-vision paper."""
+    return _topic_values(tuple(topics))
+
+
+@lru_cache(maxsize=65536)       # ~16k distinct topic sets in the corpus
+def _topic_values(topics: tuple[str, ...]) -> tuple[str, ...]:
     from ..topics import taxonomy
 
     tax = taxonomy()
@@ -344,7 +349,7 @@ def topic_values(topics: list[str]) -> list[str]:
         for v in (slug, t.parent if t else None):
             if v and v not in out:
                 out.append(v)
-    return out
+    return tuple(out)
 
 
 def _author_text(name: str, key: str) -> str:
