@@ -22,7 +22,10 @@ is *ambiguous* when at least two different titles (title keys: twins count once)
 author with that surname and both words in their title (a word is in a title when its letter
 and digit runs, lower-cased, all are: "large" is in "Large-Margin"; "property" is not in
 "Properties", though the engine's stemming treats them alike); the script reports how many author
-queries are, and hit@1 on the others and on them.
+queries are, and hit@1 on the others and on them. As a reference for the ambiguous ones it also
+reports how often the *Bayes pick* is right: the fitting title with the fewest content words, the
+most likely source of the query given only what the query says (see ``bayes_pick``); no ranking
+can beat it on average without information the query does not carry.
 
     .venv/bin/python benchmarks/search_eval.py --home /tmp/search-home [--n 400] [--seed 7] [--failures]
 """
@@ -56,6 +59,11 @@ _RUN = re.compile(r"[^\W_]+")
 def title_words(title: str) -> list[str]:
     """The words a user would type: whitespace-separated, outer punctuation stripped."""
     return [w for w in (_EDGE.sub("", t) for t in title.split()) if w]
+
+
+def content_words(title: str) -> list[str]:
+    """The title words the author query draws from: distinct, not stop words, 3+ letters."""
+    return [w for w in dict.fromkeys(title_words(title)) if w.lower() not in STOP_WORDS and len(w) >= 3]
 
 
 def surname(name: str) -> str:
@@ -98,7 +106,7 @@ def perturb(kind: str, title: str, authors: list[str], rng: random.Random) -> st
             rng.shuffle(out)
         return " ".join(out)
     if kind == "author":
-        content = [w for w in dict.fromkeys(words) if w.lower() not in STOP_WORDS and len(w) >= 3]
+        content = content_words(title)
         if not authors or len(content) < 2 or not surname(authors[0]):
             return None
         pick = sorted(rng.sample(range(len(content)), 2))
@@ -118,9 +126,9 @@ def sample(store: Store, n: int, seed: int) -> list[tuple[str, str, list[str], s
     return out
 
 
-def fitting_titles(store: Store, queries: dict[str, tuple[str, str, str]]) -> dict[str, int]:
-    """For each author query (id -> (surname, word, word)): how many different titles (title
-    keys) in the store have a first author with that surname and both words among their title
+def fitting_titles(store: Store, queries: dict[str, tuple[str, str, str]]) -> dict[str, dict[str, str]]:
+    """For each author query (id -> (surname, word, word)): the different titles (title key ->
+    plain title) in the store whose first author has that surname and whose title has both
     words, case-insensitively. Computed with plain sets, not with the search engine."""
     first = {pid: surname(name).lower() for pid, name in store.first_author_names().items()}
     wanted = {w for _, a, b in queries.values() for w in (*_runs(a), *_runs(b))}
@@ -131,12 +139,23 @@ def fitting_titles(store: Store, queries: dict[str, tuple[str, str, str]]) -> di
         for w in words:
             by_word[w].add(pid)
         if words:
-            keys[pid] = title_key(title)
+            keys[pid] = title
     out = {}
     for qid, (name, a, b) in queries.items():
         pids = set.intersection(*(by_word[w] for w in (*_runs(a), *_runs(b))))
-        out[qid] = len({keys[p] for p in pids if first.get(p) == name.lower()})
+        out[qid] = {title_key(keys[p]): keys[p] for p in sorted(pids) if first.get(p) == name.lower()}
     return out
+
+
+def bayes_pick(titles: dict[str, str]) -> str:
+    """The title key a query's own information favours among the titles that fit it: the sample
+    draws 4+-word titles uniformly and two of their content words at random, so a fitting title
+    with k content words produced the query with probability 1/C(k, 2), and the shortest wins.
+    The engine does not use this; it is the reference for what any ranking can reach."""
+    def weight(t: str) -> float:
+        k = len(content_words(t))
+        return 0.0 if len(title_words(t)) < 4 or k < 2 else 2 / (k * (k - 1))
+    return max(sorted(titles), key=lambda key: weight(titles[key]))
 
 
 def _runs(text: str) -> list[str]:
@@ -189,6 +208,7 @@ def main() -> None:
             author_queries[pid] = (name, a, b)
     fits = fitting_titles(store, author_queries)
     ambiguity: dict[bool, list[bool]] = {True: [], False: []}
+    bayes: list[bool] = []          # the Bayes pick was the target's title (ambiguous queries)
     times: list[float] = []
     for pid, title, authors, venue, year in items:
         for kind in KINDS:
@@ -207,7 +227,9 @@ def main() -> None:
                 kind != "author" or (top.authors and surname(top.authors[0]).lower() == first_surname[pid])))
             hit = rank == 1 or twin
             if kind == "author":
-                ambiguity[fits[pid] >= 2].append(hit)
+                ambiguity[len(fits[pid]) >= 2].append(hit)
+                if len(fits[pid]) >= 2:
+                    bayes.append(bayes_pick(fits[pid]) == title_key(title))
             for bucket in (kind, "overall"):
                 s = stats[bucket]
                 s["n"] += 1
@@ -217,7 +239,7 @@ def main() -> None:
                 s["twin"] += twin
             if not hit and args.failures:
                 got = f"{top.title!r} ({top.venue} {top.year})" if top else "nothing"
-                fit = f" fits={fits[pid]}" if kind == "author" else ""
+                fit = f" fits={len(fits[pid])}" if kind == "author" else ""
                 print(f"MISS {kind:<10} rank={rank}{fit} q={q!r}\n     want {title!r} ({venue} {year})\n     got  {got}")
 
     # reachability of targets that have title twins
@@ -238,7 +260,8 @@ def main() -> None:
     amb, clear = ambiguity[True], ambiguity[False]
     print(f"author queries that fit 2+ different titles (first-author surname and both words in the title): "
           f"{len(amb)}/{len(amb) + len(clear)}; hit@1 on the unambiguous {sum(clear) / max(1, len(clear)):.3f} "
-          f"({sum(clear)}/{len(clear)}), on the ambiguous {sum(amb) / max(1, len(amb)):.3f} ({sum(amb)}/{len(amb)})")
+          f"({sum(clear)}/{len(clear)}), on the ambiguous {sum(amb) / max(1, len(amb)):.3f} ({sum(amb)}/{len(amb)}); "
+          f"the Bayes pick (fewest content words) on the ambiguous {sum(bayes) / max(1, len(bayes)):.3f}")
     times.sort()
     print(f"targets with title twins: {len(twins)}; reachable first with venue: and year: {reachable}/{len(twins)}")
     if times:
