@@ -110,6 +110,76 @@ def test_primary_area_and_keywords_are_evidence() -> None:
     assert with_kw and with_kw[0][0] == "continual-learning"
 
 
+def test_a_primary_area_naming_a_specific_topic_makes_it_the_main_one() -> None:
+    a = Assigner()
+    text = ("Graph Neural Networks for Molecules", "Message passing graph neural networks on molecular graphs.")
+    assert a.choose(a.evidence(doc(*text)))[0][0] != "reinforcement-learning"
+    got = a.choose(a.evidence(doc(*text, area="reinforcement learning")))
+    assert got[0][0] == "reinforcement-learning" and len(got) >= 2     # the words' topics follow
+    # a generic topic named by the area (benchmarks) yields to what the paper is about
+    bench = a.choose(a.evidence(doc(*text, area="datasets and benchmarks")))
+    assert bench[0][0] != "datasets-benchmarks"
+
+
+def test_learned_multipliers_scale_the_terms_they_name() -> None:
+    from paperlist.topics.learn import parse_weights
+
+    tax = taxonomy()
+    plain = dict(Matcher(tax).evidence("federated learning with clients", 1.0, False))
+    text = "# comment\nfederated learning\tfederated-learning\t2.500\nclient\tfederated-learning\t0.5\n"
+    scaled = Matcher(tax, parse_weights(text))
+    got = dict(scaled.evidence("federated learning with clients", 1.0, False))
+    by_words = {" ".join(scaled.terms[i].words): (plain[i], v) for i, v in got.items()}
+    assert by_words["federated learning"][1] == pytest.approx(2.5 * by_words["federated learning"][0])
+    assert by_words["client"][1] == pytest.approx(0.5 * by_words["client"][0])
+    # the assigner takes them from text; "" means the hand-set weights alone
+    assert Assigner(weights="").matcher.terms[0].weight == Matcher(tax).terms[0].weight
+
+
+def test_fitting_prefers_the_acceptable_topic_within_bounds_and_round_trips(tmp_path: Path) -> None:
+    from paperlist.topics.learn import BOUND, Features, fit, parse_weights, save
+
+    # terms 0 and 1 speak for topics 0 and 1; term 2 for topic 2, which no label accepts. Papers
+    # using both 0 and 1 are labelled topic 1: term 1 must come to outweigh term 0.
+    f = Features([], [], [], [])
+    for p in range(40):
+        for term in (0, 1):
+            f.paper.append(p)
+            f.term.append(term)
+            f.value.append(1.0)
+        f.ok.append(frozenset({1}))
+    f.paper.append(40)
+    f.term.append(2)
+    f.value.append(1.0)
+    f.ok.append(frozenset({0}))
+    theta = fit(f, [0, 1, 2], 3, epochs=200)
+    assert theta[1] > 0 > theta[0] and all(abs(t) <= BOUND + 1e-9 for t in theta)
+    assert min(theta[:2]) <= theta[2] <= max(theta[:2])      # an unjudged topic's term moves with the rest
+    tax = taxonomy()
+    m = Matcher(tax)
+    out = tmp_path / "w.tsv"
+    th = [0.0] * len(m.terms)
+    th[3] = 0.5
+    assert save(out, m, tax, th) == 1
+    assert parse_weights(out.read_text()) == {(" ".join(m.terms[3].words), tax.topics[m.terms[3].topic].slug):
+                                              pytest.approx(2.718 ** 0.5, rel=1e-3)}
+
+
+def test_labels_split_and_blinding() -> None:
+    from paperlist.topics.labels import blind, held_out, label
+
+    ids = [f"p{i}" for i in range(2000)]
+    share = sum(map(held_out, ids)) / len(ids)
+    assert 0.2 < share < 0.3 and [held_out(i) for i in ids] == [held_out(i) for i in ids]
+    d = doc("x", keywords=["diffusion models"], area="Reinforcement learning")
+    lab = label(d)
+    assert lab is not None and lab.kind == "area" and "reinforcement-learning" in lab.ok
+    assert blind(d, "area").primary_area is None and blind(d, "area").keywords == ["diffusion models"]
+    kw = label(doc("x", keywords=["Diffusion Models"]))
+    assert kw is not None and kw.kind == "keyword" and "diffusion-models" in kw.ok
+    assert blind(d, "keyword").keywords == [] and label(doc("x", keywords=["misc"])) is None
+
+
 def test_assign_stores_counts_and_skips_when_current(search_home: Path) -> None:
     from paperlist.topics.build import assign_topics, is_current
 

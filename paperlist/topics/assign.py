@@ -1,7 +1,9 @@
 """Assigning 1-3 topics to every paper.
 
-Evidence, per topic: seed terms in the title (x3), keywords (x2.5) and abstract (x1), and the
-primary area a source gives (OpenReview, AAAI tracks ...). When paper vectors exist, a paper's
+Evidence, per topic: seed terms in the title (x3), keywords (x2.5) and abstract (x1), each term
+weighted by hand in the taxonomy times a multiplier learned from labelled papers (``learn.py``,
+``weights.tsv``), and the primary area a source gives (OpenReview, AAAI tracks ...): an area that
+names a topic makes it the main topic. When paper vectors exist, a paper's
 cosine similarity to each topic's centroid (the mean vector of papers confidently assigned to it
 by terms) adds evidence too, and gives topics to papers whose words matched nothing.
 
@@ -18,11 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..store import TopicDoc
+from .learn import packaged_weights, parse_weights
 from .match import Matcher
 from .taxonomy import Taxonomy, taxonomy
 
 TITLE_W, KEYWORD_W, ABSTRACT_W = 3.0, 2.5, 1.0
 AREA_TOPIC = 2.0             # the source's primary area names this topic
+AREA_LEAD = 0.5              # ... and leads the next topic by at least this much
 AREA_PARENT = 1.3            # ... or this topic's area: multiply the area's topics' evidence
 GENERIC = 0.7                # evidence factor of topics marked generic in the taxonomy
 MIN_SCORE = 1.0              # less evidence than one strong term in the abstract: no topic
@@ -47,18 +51,20 @@ class Assignment:
 
 
 class Assigner:
-    """Scores papers against a taxonomy (compiled once, reused for every paper)."""
+    """Scores papers against a taxonomy (compiled once, reused for every paper). ``weights`` is the
+    text of a learned-multiplier file (``learn.py``); by default the packaged one, "" for none."""
 
-    def __init__(self, tax: Taxonomy | None = None) -> None:
+    def __init__(self, tax: Taxonomy | None = None, weights: str | None = None) -> None:
         self.tax = tax or taxonomy()
-        self.matcher = Matcher(self.tax)
+        text = packaged_weights() if weights is None else weights
+        self.matcher = Matcher(self.tax, parse_weights(text))
         self.index = {t.slug: i for i, t in enumerate(self.tax.topics)}
         # primary-area substrings -> (topic indexes named directly, topic indexes of a named area)
         self.area_topic = [(_norm(a), i) for i, t in enumerate(self.tax.topics) for a in t.areas]
         self.area_parent = [(_norm(a), [self.index[c.slug] for c in self.tax.children(ar.slug)])
                             for ar in self.tax.areas for a in ar.areas]
         self._area_memo: dict[str, tuple[set[int], set[int]]] = {}
-        self.generic = [i for i, t in enumerate(self.tax.topics) if t.generic]
+        self.term_factor = [GENERIC if self.tax.topics[t.topic].generic else 1.0 for t in self.matcher.terms]
 
     def _areas(self, primary_area: str) -> tuple[set[int], set[int]]:
         hit = self._area_memo.get(primary_area)
@@ -69,32 +75,44 @@ class Assigner:
             hit = self._area_memo[primary_area] = (direct, parent)
         return hit
 
-    def evidence(self, doc: TopicDoc, use_area: bool = True, use_keywords: bool = True) -> dict[int, float]:
-        """Topic index -> evidence from words and primary area (the ablations serve the benchmark)."""
-        s: dict[int, float] = {}
-        m = self.matcher
-        m.scores(doc.title, TITLE_W, True, s)
-        if use_keywords and doc.keywords:
-            m.scores(" ; ".join(doc.keywords), KEYWORD_W, True, s)
+    def term_evidence(self, doc: TopicDoc) -> list[tuple[int, float]]:
+        """(term index, evidence) for every seed term in the title, keywords and abstract; the
+        evidence of generic topics' terms is damped."""
+        m, f = self.matcher, self.term_factor
+        out = m.evidence(doc.title, TITLE_W, True)
+        if doc.keywords:
+            out += m.evidence(" ; ".join(doc.keywords), KEYWORD_W, True)
         if doc.abstract:
-            m.scores(doc.abstract, ABSTRACT_W, False, s)
+            out += m.evidence(doc.abstract, ABSTRACT_W, False)
+        return [(i, v * f[i]) for i, v in out]
+
+    def evidence(self, doc: TopicDoc, use_area: bool = True) -> dict[int, float]:
+        """Topic index -> evidence from words and primary area."""
+        s: dict[int, float] = {}
+        terms = self.matcher.terms
+        for i, v in self.term_evidence(doc):
+            t = terms[i].topic
+            s[t] = s.get(t, 0.0) + v
         if use_area and doc.primary_area:
             direct, parent = self._areas(doc.primary_area)
-            for i in direct:
-                s[i] = s.get(i, 0.0) + AREA_TOPIC
             for i in parent:
                 if i in s:
                     s[i] *= AREA_PARENT
-        for i in self.generic:
-            if i in s:
-                s[i] *= GENERIC
+            for i in direct:
+                s[i] = s.get(i, 0.0) + AREA_TOPIC
+            named = sorted(i for i in direct if not self.tax.topics[i].generic)
+            if named:
+                # the area the source gives, when it names a specific topic, decides the main topic
+                # (a generic one, such as benchmarks, yields to what the benchmark is of)
+                best = max(named, key=lambda i: s[i])
+                s[best] = max(s[best], max(s.values()) + AREA_LEAD)
         return s
 
     def choose(self, s: dict[int, float]) -> list[tuple[str, float]]:
         """The main topic and up to two more, as (slug, 0..1)."""
         if not s:
             return []
-        ranked = sorted(s.items(), key=lambda kv: -kv[1])
+        ranked = sorted(s.items(), key=lambda kv: (-kv[1], kv[0]))   # ties: taxonomy order, not hash order
         top = ranked[0][1]
         if top < MIN_SCORE:
             return []

@@ -7,6 +7,7 @@ index reads the stored topics, so ingest assigns topics before it rebuilds the i
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 from ..store import Store
 from .assign import Assigner, assign_all, assignment_rows
+from .learn import packaged_weights
 from .taxonomy import taxonomy
 
 
@@ -44,11 +46,13 @@ def _vectors(home: Path) -> Any | None:
 
 
 def fingerprint(store: Store, home: Path, papers_fp: str | None = None) -> str:
-    """What the assignment depends on: the taxonomy, the papers, the vector generation."""
+    """What the assignment depends on: the taxonomy, the learned term weights, the papers, the
+    vector generation."""
     from ..index.vectors import current_generation, vectors_root
 
     fp = papers_fp if papers_fp is not None else store.papers_fingerprint()
-    return f"{taxonomy().version}:{fp}:{current_generation(vectors_root(home)) or '-'}"
+    weights = hashlib.sha1(packaged_weights().encode()).hexdigest()[:12]
+    return f"{taxonomy().version}:{weights}:{fp}:{current_generation(vectors_root(home)) or '-'}"
 
 
 def is_current(store: Store, home: Path) -> bool:

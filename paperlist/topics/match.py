@@ -45,10 +45,12 @@ class Term:
 
 
 class Matcher:
-    """Compiled seed terms of a taxonomy."""
+    """Compiled seed terms of a taxonomy; ``multipliers`` ((folded term, topic slug) -> factor,
+    learned by ``learn.py``) scale the hand-set weights of the terms they name."""
 
-    def __init__(self, tax: Taxonomy) -> None:
+    def __init__(self, tax: Taxonomy, multipliers: dict[tuple[str, str], float] | None = None) -> None:
         self.tax = tax
+        multipliers = multipliers or {}
         terms: dict[tuple[tuple[str, ...], int], Term] = {}
         for ti, t in enumerate(tax.topics):
             for kind, raw_terms, w in (("t", t.terms, STRONG), ("w", t.weak, WEAK), ("o", t.title, TITLE_ONLY)):
@@ -61,6 +63,8 @@ class Matcher:
                     if key not in terms or terms[key].weight < weight:
                         terms[key] = Term(words, " " + " ".join(words) + " ", ti, weight, kind == "o")
         self.terms = list(terms.values())
+        for term in self.terms:
+            term.weight *= multipliers.get((" ".join(term.words), tax.topics[term.topic].slug), 1.0)
         for i, term in enumerate(self.terms):
             term.inside = tuple(j for j, s in enumerate(self.terms)
                                 if j != i and len(s.words) < len(term.words) and s.joined in term.joined)
@@ -104,10 +108,9 @@ class Matcher:
                     found[j] -= c
         return {i: c for i, c in found.items() if c > 0}
 
-    def scores(self, text: str, field_weight: float, title_field: bool, into: dict[int, float]) -> None:
-        """Add this field's evidence to ``into`` (topic index -> score). Repeats count less and
-        less (1 + ln count): a topic named once in the title outweighs one named five times in
-        passing."""
-        for i, c in self.counts(text, title_field).items():
-            t = self.terms[i]
-            into[t.topic] = into.get(t.topic, 0.0) + field_weight * t.weight * (1.0 + math.log(c))
+    def evidence(self, text: str, field_weight: float, title_field: bool) -> list[tuple[int, float]]:
+        """(term index, evidence) for the terms of this field. Repeats count less and less
+        (1 + ln count): a topic named once in the title outweighs one named five times in passing."""
+        terms = self.terms
+        return [(i, field_weight * terms[i].weight * (1.0 + math.log(c)))
+                for i, c in self.counts(text, title_field).items()]
