@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..index import fulltext
@@ -21,12 +22,15 @@ def facet_values(dim: str, buckets: list[dict[str, Any]], f: Filters) -> list[Fa
         selected = set(f.statuses)
     elif dim == "topic":
         selected = set(f.topics)
-    elif dim == "year" and f.year_from is not None and f.year_from == f.year_to:
+    elif dim == "year" and f.year_from is not None and f.year_to == f.year_from:
         selected = {str(f.year_from)}
-    vals = [FacetValue(str(b["key"]), _label(dim, str(b["key"])), int(b["doc_count"]), str(b["key"]) in selected)
-            for b in buckets]
-    have = {v.value for v in vals}
-    vals += [FacetValue(v, _label(dim, v), 0, True) for v in selected - have]
+    vals = []
+    for b in buckets:
+        v = str(b["key"])
+        vals.append(FacetValue(v, _label(dim, v), int(b["doc_count"]), v in selected))
+    if selected:
+        have = {v.value for v in vals}
+        vals += [FacetValue(v, _label(dim, v), 0, True) for v in selected - have]
     if dim == "year":
         vals.sort(key=lambda v: -int(v.value) if v.value.isdigit() else 0)
     elif dim == "status":
@@ -36,7 +40,9 @@ def facet_values(dim: str, buckets: list[dict[str, Any]], f: Filters) -> list[Fa
     return vals
 
 
+@lru_cache(maxsize=4096)
 def _label(dim: str, value: str) -> str:
+    """What a facet value shows (labels are fixed for a process: the registries are code)."""
     if dim == "topic":
         from ..topics import taxonomy
         t = taxonomy().get(value)
