@@ -3,6 +3,7 @@ merged fields with bibtexparser, so that it always parses and LaTeX's special ch
 
 from __future__ import annotations
 
+import logging
 import re
 
 import bibtexparser
@@ -20,6 +21,9 @@ _SPECIAL = re.compile(r"([&%#_$])")
 _STOP = {"a", "an", "the", "on", "of", "for", "in", "to", "and", "with", "towards", "toward", "via", "is"}
 # Which link a citation's url field prefers.
 _URL_KINDS = ("proceedings", "site", "openreview", "doi", "oa", "arxiv", "pdf")
+# A source's broken BibTeX is detected (``_parses``) and replaced; bibtexparser's warning about
+# each one would only fill the server's log.
+logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 
 def bibtex(paper: Paper) -> str:

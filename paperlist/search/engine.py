@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 import tantivy
-from tantivy import Occur, Order
+from tantivy import Occur, Order, Query
 
 from ..index import fulltext
 from . import glossary, semantic
@@ -28,6 +28,7 @@ from .model import MAX_WINDOW, FacetValue, Hit, SearchRequest, SearchResult
 from .query import Filters, ParsedQuery, parse
 from .rank import DEFAULT_WEIGHTS, TextQuery, TextQueryBuilder, Weights
 from .request import check_request, merge_filters, request_filters
+from .similar import distinctive_terms
 from .suggest import Suggester
 from .tiers import TIER_MIN_MATCHES
 
@@ -207,19 +208,18 @@ class Searcher:
 
     def more_like(self, title: str, keywords: list[str], abstract: str | None, limit: int = 10,
                   exclude: tuple[str, ...] = ()) -> list[tuple[str, float]]:
-        """Papers sharing the distinctive words of a title, keywords and abstract (tantivy's
-        more-like-this), best first: the text ranker behind similar papers."""
+        """Papers sharing the distinctive words of a title, keywords and abstract, best first: the
+        text ranker behind similar papers (see ``similar.distinctive_terms``)."""
         gen = self._generation()
-        fields: dict[str, list[str]] = {"title": [title]}
-        if keywords:
-            fields["keywords"] = list(keywords)
-        if abstract:
-            fields["text"] = [abstract]          # the index's title + keywords + abstract field
-        q = tantivy.Query.more_like_this_document_fields_query(
-            gen.index.schema, fields, min_doc_frequency=2, max_doc_frequency=20_000, min_term_frequency=1,
-            max_query_terms=1000, min_word_length=3)   # all terms: a cut at 30 picks among ties at random
+        terms = distinctive_terms(title, keywords, abstract, lambda t: gen.builder.doc_freq("text", t),
+                                  gen.builder.n_docs)
+        if not terms:
+            return []
+        schema = gen.index.schema
+        q = Query.boolean_query([(Occur.Should, Query.boost_query(Query.term_query(schema, "text", t), w))
+                                 for t, w in terms])
         # a few extra so that papers tied at the cut are chosen by id, not by segment order
-        res = gen.searcher.search(q, limit + len(exclude) + 10, weight_by_field="prior")
+        res = gen.searcher.search(q, limit + len(exclude) + 10, count=False)
         out = sorted(((_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits),
                      key=lambda x: (-round(x[1], 4), x[0]))
         return [(pid, sc) for pid, sc in out if pid not in exclude][:limit]

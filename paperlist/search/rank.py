@@ -152,6 +152,10 @@ class TextQueryBuilder:
             df = self._dfs[key] = self.searcher.doc_freq(fieldname, term)
         return df
 
+    def doc_freq(self, fieldname: str, term: str) -> int:
+        """Papers with ``term`` in ``fieldname`` (kept as ``_df`` keeps it)."""
+        return self._df(fieldname, term)
+
     def _idf(self, df: int) -> float:
         return math.log(1 + (self.n_docs - df + 0.5) / (df + 0.5))
 

@@ -280,11 +280,23 @@ class _Renderer:
         return html.replace(_OPEN, "").replace(_CLOSE, "")
 
 
+# Characters that math, LaTeX commands, quotes, dashes or markdown act on: a title without any
+# of them (most titles) renders as its escaped text, without a parser.
+_MARKUP = re.compile(r"[$\\{}*_`~\[\]<>&\n\r\0\ue000-\uf8ff]|--")
+
+
+def _escape_html(s: str) -> str:
+    """The escaping markdown-it applies to text (so both paths give the same HTML)."""
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
 @lru_cache(maxsize=100_000)
 def render_inline(text: str | None) -> Markup:
     """A title or a short line as safe inline HTML."""
     if not text:
         return Markup("")
+    if not _MARKUP.search(text):
+        return Markup(_escape_html(text))
     return Markup(_Renderer().render(text))
 
 
