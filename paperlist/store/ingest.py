@@ -106,8 +106,14 @@ class IngestMixin(StoreBase):
             db.executemany("UPDATE records SET block=?, hash=?, data=? WHERE file=? AND key=?", updates)
             db.executemany("DELETE FROM records WHERE file=? AND key=?", gone)
             db.executemany("INSERT OR IGNORE INTO dirty_blocks VALUES (?)", [(b,) for b in dirty])
+            # ingested_at says when the file's content last reached the store: a forced re-parse
+            # that changes nothing keeps it (and leaves the store byte for byte as it was)
+            same = db.execute("SELECT ingested_at FROM files WHERE key=? AND sha256=? AND reader_version=?"
+                              " AND records=? AND skipped=?",
+                              (file_key, sha256, reader_version, len(rows), skipped)).fetchone()
+            when = same[0] if same and not (inserts or updates or gone) else utcnow()
             db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)",
-                       (file_key, source, location, sha256, reader_version, len(rows), skipped, utcnow()))
+                       (file_key, source, location, sha256, reader_version, len(rows), skipped, when))
         return counts
 
     def touch_file(self, file_key: str, location: str) -> None:
