@@ -21,10 +21,10 @@ from tantivy import Occur, Order, Query
 
 from ..index import fulltext
 from . import glossary, semantic
-from .facets import FACET_SIZE, facet_values
+from .facets import Counts, count_facets
 from .filters import combine, filter_queries
 from .highlight import Highlighter
-from .model import MAX_WINDOW, FacetValue, Hit, SearchRequest, SearchResult
+from .model import MAX_WINDOW, Hit, SearchRequest, SearchResult
 from .query import Filters, ParsedQuery, parse
 from .rank import DEFAULT_WEIGHTS, TextQuery, TextQueryBuilder, Weights
 from .request import check_request, merge_filters, request_filters
@@ -148,12 +148,12 @@ class Searcher:
         offset = (req.page - 1) * req.per_page
         browse = not plan.pq.has_text
         by_year = req.sort in ("newest", "oldest")
-        counts: _Counts | None = None
+        counts: Counts | None = None
         while True:
             if by_year or (plan.text.tiering is not None and req.sort == "relevance"):
                 # the total comes with the facet counts (one pass over the matches); the page
                 # from the year counts or from the tier (see tiers.py)
-                counts = self._facets(gen, plan, req, total=True)
+                counts = count_facets(gen.searcher, plan, req, total=True)
                 total = counts.total
                 if not total:
                     addrs = []
@@ -172,7 +172,7 @@ class Searcher:
                 break
             # no paper has every word: accept papers with most of them, then with any
             plan.text = gen.builder.build(plan.pq, looser)
-        facets = (counts or self._facets(gen, plan, req)).facets
+        facets = (counts or count_facets(gen.searcher, plan, req)).facets
         hits = self._hits(gen, plan, addrs, req.snippets)
         suggestion = None
         if plan.pq.has_text and (total == 0 or plan.text.mode != "all" or plan.text.corrections or plan.text.unknown or any(
@@ -330,40 +330,6 @@ class Searcher:
                 break
         return out
 
-    # --- facets -------------------------------------------------------------------------------
-    def _facets(self, gen: _Generation, plan: _Plan, req: SearchRequest, total: bool = False) -> _Counts:
-        """Facet counts over the whole match set. A facet whose own dimension is filtered is
-        counted without that filter (so choosing NeurIPS still shows how many ICML has). With
-        ``total`` (or a year sort), also the size of the match set (and its year counts)."""
-        need_years = req.sort in ("newest", "oldest")
-        s = gen.searcher
-        groups: dict[str | None, list[str]] = {}
-        dims = ("venue", "year", "status", "topic") if req.facets else ()
-        for dim in dims:
-            groups.setdefault(dim if dim in plan.dims else None, []).append(dim)
-        if (total or need_years) and None not in groups:
-            groups[None] = []
-        results: dict[str, list[dict[str, Any]]] = {}
-        out = _Counts({})
-        for without, names in groups.items():
-            spec: dict[str, Any] = {n: {"terms": {"field": n, "size": FACET_SIZE[n]}} for n in names}
-            if without is None:
-                if need_years and "year" not in names:
-                    spec["year"] = {"terms": {"field": "year", "size": FACET_SIZE["year"]}}
-                if total and "year" not in spec:     # (else the year counts add up to it)
-                    spec["n"] = {"value_count": {"field": "year"}}      # every paper has a year
-            res = s.aggregate(plan.query(without, ranked=False), spec)
-            for n in names:
-                results[n] = res[n]["buckets"]
-            if without is None:
-                if "year" in spec:
-                    out.years = {int(b["key"]): b["doc_count"] for b in res["year"]["buckets"]}
-                    out.total = sum(out.years.values())
-                if "n" in spec:
-                    out.total = int(res["n"]["value"] or 0)
-        out.facets = {dim: facet_values(dim, results.get(dim, []), plan.filters) for dim in dims}
-        return out
-
     # --- hits ---------------------------------------------------------------------------------
     def _hits(self, gen: _Generation, plan: _Plan, addrs: list[tuple[Any, tantivy.DocAddress]],
               snippets: bool) -> list[Hit]:
@@ -408,15 +374,6 @@ class Searcher:
         if plan.pq.notes:
             out["notes"] = plan.pq.notes
         return out
-
-
-@dataclass(slots=True)
-class _Counts:
-    """What one aggregation pass over the match set gives."""
-
-    facets: dict[str, list[FacetValue]]
-    years: dict[int, int] = field(default_factory=dict)   # papers per year (year sorts)
-    total: int = 0
 
 
 def _next_mode(t: TextQuery) -> str | None:

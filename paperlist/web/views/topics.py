@@ -12,7 +12,7 @@ from ...topics.stats import overview, topic_detail
 from ..i18n import N_
 from ..topic_charts import sparkline, stacked_by_venue
 from .base import BadRequest, Ctx, NotFound, Redirect, card, href, int_param, venue_path, venue_stats
-from .venues import canonical_venue
+from .venues import venue_year
 
 PER_PAGE = 50
 SPARK_YEARS = 12             # sparklines show the last dozen years: topics are a recent story
@@ -73,10 +73,8 @@ def build_topic(ctx: Ctx, slug: str, params: Mapping[str, Any], venue_seg: str |
     scoped = venue_seg is not None
     venue: str | None
     if scoped:
-        if not (year_seg or "").isdigit():
-            raise NotFound(N_("There is no such year."), (year_seg or "")[:20])
-        venue = canonical_venue(ctx, venue_seg or "", f"/{year_seg}/topics/{slug}")
-        year: int | None = int(year_seg or 0)
+        venue, year_n, _ = venue_year(ctx, venue_seg or "", year_seg or "", f"/topics/{slug}")
+        year: int | None = year_n
     else:
         raw_v = (params.get("venue") or "").strip()
         venue = (venues.resolve(raw_v) or raw_v.lower()) if raw_v else None
@@ -141,13 +139,7 @@ def build_topic(ctx: Ctx, slug: str, params: Mapping[str, Any], venue_seg: str |
 
 def build_venue_year_topics(ctx: Ctx, venue_seg: str, year_seg: str) -> dict[str, Any]:
     """A conference-year's topics with paper counts (links to its topic pages)."""
-    if not year_seg.isdigit() or len(year_seg) != 4:
-        raise NotFound(N_("There is no such year."), year_seg[:20])
-    year = int(year_seg)
-    key = canonical_venue(ctx, venue_seg, f"/{year}/topics")
-    st = venue_stats(ctx)[key]
-    if year not in st["years"]:
-        raise NotFound(N_("We have no papers from this venue in this year."), f"{st['short']} {year}")
+    key, year, st = venue_year(ctx, venue_seg, year_seg, "/topics")
     data = ctx.cache.get(("topic_overview", key, year), lambda: overview(ctx.store, venue=key, year=year))
     areas = [{"slug": a["slug"], "name": a[ctx.lang], "papers": a["papers"], "topics": [
         {"slug": t["slug"], "name": t[ctx.lang], "papers": t["papers"], "href": topic_path(t["slug"], key, year)}

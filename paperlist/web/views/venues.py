@@ -131,16 +131,23 @@ class ListQuery:
     q: str
 
 
-def list_query(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]) -> ListQuery:
-    """Check a conference-year list's venue, year, ``status`` / ``track`` / ``q`` filters; unknown
-    venues and years are 404s, aliases redirect, malformed filters are 400s."""
+def venue_year(ctx: Ctx, name: str, year_s: str, rest: str = "") -> tuple[str, int, dict[str, Any]]:
+    """(venue key, year, venue stats) of a conference-year page: unknown venues and years are 404s,
+    aliases redirect (to the same page: ``rest`` is the path after the year)."""
     if not year_s.isdigit() or len(year_s) != 4:
         raise NotFound(N_("There is no such year."), year_s[:20])
     year = int(year_s)
-    key = canonical_venue(ctx, name, f"/{year}")
+    key = canonical_venue(ctx, name, f"/{year}{rest}")
     stats = venue_stats(ctx)[key]
     if year not in stats["years"]:
         raise NotFound(N_("We have no papers from this venue in this year."), f"{stats['short']} {year}")
+    return key, year, stats
+
+
+def list_query(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]) -> ListQuery:
+    """Check a conference-year list's venue, year, ``status`` / ``track`` / ``q`` filters; unknown
+    venues and years are 404s, aliases redirect, malformed filters are 400s."""
+    key, year, stats = venue_year(ctx, name, year_s)
     statuses = list(dict.fromkeys(params.getlist("status") if hasattr(params, "getlist") else []))
     for s in statuses:
         if s not in STATUSES and s != "unknown":
