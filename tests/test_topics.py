@@ -233,3 +233,14 @@ def test_ingest_assigns_topics_before_indexing(tmp_path: Path) -> None:
     assert "topics:" in r.output and "index:" in r.output
     store = Store(home / "paperlist.db", readonly=True)
     assert store.topics_fingerprint() and sum(1 for _ in store.iter_paper_topics()) > 0
+
+
+def test_parallel_assignment_equals_one_process(search_home: Path) -> None:
+    """The forked workers (used on large corpora) give exactly what one process gives."""
+    from paperlist.topics.assign import assign_all
+
+    docs = list(Store(search_home / "paperlist.db", readonly=True).iter_topic_docs())
+    one = [(a.paper_id, a.topics) for a in assign_all(docs, jobs=1)]
+    two = [(a.paper_id, a.topics) for a in assign_all(docs, jobs=2, parallel_min=1)]
+    assert len(one) == len(docs) >= 30 and sum(bool(t) for _, t in one) >= len(docs) * 0.6
+    assert two == one

@@ -13,9 +13,12 @@ A paper's main topic is its best-scoring one; up to two more follow when they sc
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import re
 import time
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +38,7 @@ MAX_TOPICS = 3
 CONFIDENT = 4.0              # main-topic evidence that makes a paper part of its topic's centroid
 EMB_FLOOR, EMB_GAIN = 0.25, 8.0   # similarity above the floor, times the gain, is added evidence
 EMB_ONLY_MIN = 0.35          # a paper without term evidence gets its nearest topic above this
+PARALLEL_MIN = 20_000       # fewer papers than this: one process (forking costs more)
 _NORM = re.compile(r"[^a-z0-9]+")
 
 
@@ -125,14 +129,45 @@ class Assigner:
 
 
 def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: Assigner | None = None,
-               use_area: bool = True) -> Iterator[Assignment]:
-    """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity joins in."""
+               use_area: bool = True, jobs: int | None = None,
+               parallel_min: int = PARALLEL_MIN) -> Iterator[Assignment]:
+    """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity joins in.
+    The word evidence (nearly all the time) is computed in ``jobs`` processes (default: the CPUs,
+    at most 4) when there are at least ``parallel_min`` papers."""
     a = assigner or Assigner()
-    ev: list[tuple[TopicDoc, dict[int, float]]] = [(d, a.evidence(d, use_area=use_area)) for d in docs]
+    papers = list(docs)
+    jobs = jobs or min(4, os.cpu_count() or 1)
+    evidence = (_evidence_in_processes(a, papers, use_area, jobs) if jobs > 1 and len(papers) >= parallel_min
+                else [a.evidence(d, use_area=use_area) for d in papers])
+    ev: list[tuple[TopicDoc, dict[int, float]]] = list(zip(papers, evidence))
     if vectors is not None and len(vectors):
         _add_embedding_evidence(a, ev, vectors)
     for d, s in ev:
         yield Assignment(d.id, d.venue, d.year, a.choose(s))
+
+
+# What forked workers read (set just before the fork, so they share it instead of receiving it).
+_FORKED: tuple[Assigner, list[TopicDoc], bool] | None = None
+
+
+def _evidence_in_processes(a: Assigner, papers: list[TopicDoc], use_area: bool, jobs: int) -> list[dict[int, float]]:
+    """``a.evidence`` for every paper, in forked worker processes over ranges of the list (the
+    papers and the compiled assigner are inherited; only the small evidence dicts come back)."""
+    global _FORKED
+    step = -(-len(papers) // (jobs * 4))
+    ranges = [(i, min(i + step, len(papers))) for i in range(0, len(papers), step)]
+    _FORKED = (a, papers, use_area)
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
+            return [e for part in ex.map(_evidence_range, ranges) for e in part]
+    finally:
+        _FORKED = None
+
+
+def _evidence_range(r: tuple[int, int]) -> list[dict[int, float]]:
+    assert _FORKED is not None
+    a, papers, use_area = _FORKED
+    return [a.evidence(d, use_area=use_area) for d in papers[r[0]:r[1]]]
 
 
 def _add_embedding_evidence(a: Assigner, ev: list[tuple[TopicDoc, dict[int, float]]], vectors: Any) -> None:
