@@ -1,5 +1,5 @@
 """Similar papers: nearest neighbours by vector when the paper has one, else the papers that
-share its most distinctive title, keyword and abstract words (tantivy more-like-this)."""
+share its most distinctive title, keyword and abstract words (``distinctive_terms``)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def distinctive_terms(title: str, keywords: list[str], abstract: str | None, df:
 
 
 def similar_papers(searcher: Any | None, paper: Paper, limit: int = 10) -> tuple[list[tuple[str, float]], str]:
-    """([(paper_id, score)], method): ``vectors`` (cosine), ``text`` (more-like-this score), or
+    """([(paper_id, score)], method): ``vectors`` (cosine), ``text`` (BM25 of the shared words), or
     ``none`` when there is no search index."""
     if searcher is None:
         return [], "none"

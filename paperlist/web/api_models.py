@@ -394,7 +394,7 @@ class TopicDetail(Model):
 
 
 class SimilarPaper(PaperSummary):
-    score: float = Field(description="Cosine similarity (method `vectors`) or more-like-this score (`text`).")
+    score: float = Field(description="Cosine similarity (method `vectors`) or BM25 score of the shared distinctive words (`text`).")
 
 
 class SimilarPapers(Model):
