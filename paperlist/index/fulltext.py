@@ -199,13 +199,13 @@ def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
             (path / INFO_FILE).write_bytes(orjson.dumps({
                 "version": INDEX_VERSION, "fingerprint": fp, "papers": n, "built_at": stamp,
                 "seconds": round(time.perf_counter() - t0, 2)}))
-            _fsync_dir(path)
+            fsync_dir(path)
         except BaseException:
             shutil.rmtree(path, ignore_errors=True)
             raise
         previous = current_generation(root)
         switch_current(root, gen)
-        _collect_garbage(root, keep={gen, previous})
+        collect_garbage(root, keep={gen, previous})
         return BuildReport(gen, path, n, time.perf_counter() - t0)
 
 
@@ -214,10 +214,11 @@ def switch_current(root: Path, gen: str) -> None:
     tmp = root / f".CURRENT.{secrets.token_hex(4)}"
     tmp.write_text(gen + "\n", "utf-8")
     os.replace(tmp, root / CURRENT_FILE)
-    _fsync_dir(root)
+    fsync_dir(root)
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Flush a directory's files and the directory itself (a generation is durable before it is live)."""
     for f in path.iterdir():
         if f.is_file():
             with open(f, "rb") as fh:
@@ -229,9 +230,9 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _collect_garbage(root: Path, keep: set[str | None]) -> None:
-    """Delete generations other than ``keep`` (and leftovers of crashed builds: we hold the build
-    lock, so no other build is writing). Readers that still have a deleted generation open keep
+def collect_garbage(root: Path, keep: set[str | None]) -> None:
+    """Delete generations other than ``keep`` (and leftovers of crashed builds: the caller holds
+    its build lock, so no other build is writing; the search index and the vectors both use this). Readers that still have a deleted generation open keep
     working: its files stay mapped until they let go."""
     for d in root.iterdir():
         if d.is_dir() and d.name.startswith("g") and d.name not in keep:

@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 
 from .encoder import DIM, MODEL_NAME
-from .fulltext import switch_current
+from .fulltext import collect_garbage, fsync_dir, switch_current
 
 CURRENT_FILE = "CURRENT"
 HASH_BYTES = 12
@@ -65,11 +65,6 @@ def embed_text(title: str, abstract: str | None) -> str:
 
 def content_hash(text: str, max_tokens: int) -> bytes:
     return hashlib.blake2b(f"{MODEL_NAME}\x1f{max_tokens}\x1f{text}".encode(), digest_size=HASH_BYTES).digest()
-
-
-def _fsync_file(path: Path) -> None:
-    with open(path, "rb") as fh:
-        os.fsync(fh.fileno())
 
 
 # --- the cache ----------------------------------------------------------------------------------
@@ -187,16 +182,13 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
         (path / "info.json").write_bytes(orjson.dumps({
             "model": MODEL_NAME, "dim": DIM, "max_tokens": max_tokens, "count": len(ids),
             "venues": names, "built_at": stamp, "ann": len(ids) >= ANN_MIN_ROWS}))
-        for f in path.iterdir():
-            _fsync_file(f)
+        fsync_dir(path)
     except BaseException:
         shutil.rmtree(path, ignore_errors=True)
         raise
     previous = current_generation(root)
     switch_current(root, gen)
-    for d in root.iterdir():           # keep the live and the previous generation (readers move over)
-        if d.is_dir() and d.name.startswith("g") and d.name not in (gen, previous):
-            shutil.rmtree(d, ignore_errors=True)
+    collect_garbage(root, keep={gen, previous})   # the live and the previous one (readers move over)
     return gen, len(ids)
 
 
