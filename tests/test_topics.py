@@ -199,7 +199,7 @@ def test_assign_stores_counts_and_skips_when_current(search_home: Path) -> None:
 
 
 def test_topic_filter_and_facet_in_search(search_home: Path) -> None:
-    from paperlist.search import SearchRequest, Searcher
+    from paperlist.search import Searcher, SearchRequest
 
     s = Searcher.open(search_home)
     res = s.search(SearchRequest(q="", topics=["diffusion-models"]))
@@ -236,11 +236,12 @@ def test_ingest_assigns_topics_before_indexing(tmp_path: Path) -> None:
 
 
 def test_parallel_assignment_equals_one_process(search_home: Path) -> None:
-    """The forked workers (used on large corpora) give exactly what one process gives."""
-    from paperlist.topics.assign import assign_all
+    """The worker processes (used on large stores, each reading its own range of ids) give exactly
+    what one process gives."""
+    from paperlist.topics.assign import assign_all, assign_store
 
-    docs = list(Store(search_home / "paperlist.db", readonly=True).iter_topic_docs())
-    one = [(a.paper_id, a.topics) for a in assign_all(docs, jobs=1)]
-    two = [(a.paper_id, a.topics) for a in assign_all(docs, jobs=2, parallel_min=1)]
-    assert len(one) == len(docs) >= 30 and sum(bool(t) for _, t in one) >= len(docs) * 0.6
+    store = Store(search_home / "paperlist.db", readonly=True)
+    one = [(a.paper_id, a.venue, a.year, a.topics) for a in assign_all(store.iter_topic_docs())]
+    two = [(a.paper_id, a.venue, a.year, a.topics) for a in assign_store(store, jobs=2, parallel_min=1)]
+    assert len(one) == len(store.paper_ids()) >= 30 and sum(bool(t) for *_, t in one) >= len(one) * 0.6
     assert two == one

@@ -36,15 +36,19 @@ class TopicsMixin(StoreBase):
             "SELECT id, venue, year, coalesce(title_plain, title), coalesce(abstract_plain, abstract)"
             " FROM papers ORDER BY id")
 
-    def iter_topic_docs(self) -> Iterator[TopicDoc]:
-        """Every paper with its keywords, by id (two ordered scans merged, not a query per paper)."""
+    def iter_topic_docs(self, start: str = "", end: str | None = None) -> Iterator[TopicDoc]:
+        """Every paper with its keywords, by id (two ordered scans merged, not a query per paper);
+        only ids in [start, end) when given (workers take a range each)."""
+        rng = "WHERE {col} >= ?" + (" AND {col} < ?" if end is not None else "")
+        args = (start,) if end is None else (start, end)
         kdb = self._connect()
         try:
-            keywords = kdb.execute("SELECT paper_id, keyword FROM keywords ORDER BY paper_id, position")
+            keywords = kdb.execute(f"SELECT paper_id, keyword FROM keywords {rng.format(col='paper_id')}"
+                                   " ORDER BY paper_id, position", args)
             krow = keywords.fetchone()
             for r in self.db.execute(
                     "SELECT id, venue, year, coalesce(title_plain, title), coalesce(abstract_plain, abstract, ''),"
-                    " primary_area FROM papers ORDER BY id"):
+                    f" primary_area FROM papers {rng.format(col='id')} ORDER BY id", args):
                 doc = TopicDoc(r[0], r[1], int(r[2]), r[3], r[4], r[5])
                 while krow is not None and krow[0] <= doc.id:
                     if krow[0] == doc.id:

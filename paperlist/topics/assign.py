@@ -20,9 +20,11 @@ import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
-from ..store import TopicDoc
+from ..store import Store, TopicDoc
 from .learn import packaged_weights, parse_weights
 from .match import Matcher
 from .taxonomy import Taxonomy, taxonomy
@@ -129,45 +131,54 @@ class Assigner:
 
 
 def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: Assigner | None = None,
-               use_area: bool = True, jobs: int | None = None,
-               parallel_min: int = PARALLEL_MIN) -> Iterator[Assignment]:
-    """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity joins in.
-    The word evidence (nearly all the time) is computed in ``jobs`` processes (default: the CPUs,
-    at most 4) when there are at least ``parallel_min`` papers."""
+               use_area: bool = True) -> Iterator[Assignment]:
+    """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity joins in."""
     a = assigner or Assigner()
-    papers = list(docs)
+    ev: list[tuple[TopicDoc, dict[int, float]]] = [(d, a.evidence(d, use_area=use_area)) for d in docs]
+    return _choose_all(a, ev, vectors)
+
+
+def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | None = None,
+                 jobs: int | None = None, parallel_min: int = PARALLEL_MIN) -> Iterator[Assignment]:
+    """``assign_all`` over every paper of a store. The word evidence (nearly all the time) is
+    computed by ``jobs`` worker processes (default: the CPUs, at most 4) when the store has at
+    least ``parallel_min`` papers: they are forked before any paper is read, and each reads its
+    own range of ids from the store, so that no paper text is held twice."""
+    a = assigner or Assigner()
     jobs = jobs or min(4, os.cpu_count() or 1)
-    evidence = (_evidence_in_processes(a, papers, use_area, jobs) if jobs > 1 and len(papers) >= parallel_min
-                else [a.evidence(d, use_area=use_area) for d in papers])
-    ev: list[tuple[TopicDoc, dict[int, float]]] = list(zip(papers, evidence))
+    ids = sorted(store.paper_ids())
+    if jobs <= 1 or len(ids) < parallel_min:
+        return assign_all(store.iter_topic_docs(), vectors, a)
+    step = -(-len(ids) // (jobs * 4))
+    bounds = ids[::step] + [None]
+    ranges = list(pairwise(bounds))
+    global _FORKED
+    _FORKED = (a, store.path)
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
+            ev = [(TopicDoc(pid, venue, year, "", "", None), e)
+                  for part in ex.map(_evidence_range, ranges) for pid, venue, year, e in part]
+    finally:
+        _FORKED = None
+    return _choose_all(a, ev, vectors)
+
+
+def _choose_all(a: Assigner, ev: list[tuple[TopicDoc, dict[int, float]]], vectors: Any | None) -> Iterator[Assignment]:
     if vectors is not None and len(vectors):
         _add_embedding_evidence(a, ev, vectors)
     for d, s in ev:
         yield Assignment(d.id, d.venue, d.year, a.choose(s))
 
 
-# What forked workers read (set just before the fork, so they share it instead of receiving it).
-_FORKED: tuple[Assigner, list[TopicDoc], bool] | None = None
+# What the forked workers use: the compiled assigner and the store's path (set just before the fork).
+_FORKED: tuple[Assigner, Path] | None = None
 
 
-def _evidence_in_processes(a: Assigner, papers: list[TopicDoc], use_area: bool, jobs: int) -> list[dict[int, float]]:
-    """``a.evidence`` for every paper, in forked worker processes over ranges of the list (the
-    papers and the compiled assigner are inherited; only the small evidence dicts come back)."""
-    global _FORKED
-    step = -(-len(papers) // (jobs * 4))
-    ranges = [(i, min(i + step, len(papers))) for i in range(0, len(papers), step)]
-    _FORKED = (a, papers, use_area)
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
-            return [e for part in ex.map(_evidence_range, ranges) for e in part]
-    finally:
-        _FORKED = None
-
-
-def _evidence_range(r: tuple[int, int]) -> list[dict[int, float]]:
+def _evidence_range(r: tuple[str, str | None]) -> list[tuple[str, str, int, dict[int, float]]]:
+    """(id, venue, year, evidence) of the papers whose ids are in [r[0], r[1]), read by this worker."""
     assert _FORKED is not None
-    a, papers, use_area = _FORKED
-    return [a.evidence(d, use_area=use_area) for d in papers[r[0]:r[1]]]
+    a, path = _FORKED
+    return [(d.id, d.venue, d.year, a.evidence(d)) for d in Store(path, readonly=True).iter_topic_docs(*r)]
 
 
 def _add_embedding_evidence(a: Assigner, ev: list[tuple[TopicDoc, dict[int, float]]], vectors: Any) -> None:

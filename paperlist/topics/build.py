@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..store import Store
-from .assign import Assigner, assign_all, assignment_rows
+from .assign import Assigner, assign_store, assignment_rows
 from .learn import packaged_weights
 from .taxonomy import taxonomy
 
@@ -70,7 +70,7 @@ def assign_topics(store: Store, home: Path, force: bool = True, use_vectors: boo
         return rep
     vectors = _vectors(home) if use_vectors else None
     rep.vectors = len(vectors) if vectors is not None else 0
-    assignments = list(assign_all(store.iter_topic_docs(), vectors=vectors, assigner=Assigner()))
+    assignments = list(assign_store(store, vectors=vectors, assigner=Assigner()))
     rep.papers = len(assignments)
     for a in assignments:
         if a.topics:
