@@ -29,7 +29,7 @@ def records(name: str) -> list[Record]:
 
 def paper(aid: str) -> Record:
     collection = aid.split("-")[0]
-    return next(r for r in records(f"{collection}.xml.gz") if r.key == aid)
+    return next(r for r in records(f"{collection}.xml") if r.key == aid)
 
 
 @pytest.mark.parametrize("aid, venue, track", [
@@ -177,7 +177,7 @@ def test_award_retraction_and_missing_abstract() -> None:
 
 
 def test_frontmatter_and_event_are_not_papers() -> None:
-    recs = records("2022.acl.xml.gz")
+    recs = records("2022.acl.xml")
     assert len(recs) == 13 and not any(r.key.endswith(".0") for r in recs)
 
 
@@ -211,7 +211,7 @@ def test_untitled_paper_is_skipped_with_its_id(tmp_path: Path) -> None:
 
 
 def test_broken_xml_is_a_file_error(tmp_path: Path) -> None:
-    data = gzip.decompress((ACL / "2022.coling.xml.gz").read_bytes())
+    data = (ACL / "2022.coling.xml").read_bytes()
     p = tmp_path / "2022.coling.xml"
     p.write_bytes(data[: len(data) // 2])
     src = load_path(p)
@@ -222,7 +222,7 @@ def test_broken_xml_is_a_file_error(tmp_path: Path) -> None:
 
 
 def test_truncated_gzip_is_a_file_error(tmp_path: Path) -> None:
-    raw = (ACL / "2022.coling.xml.gz").read_bytes()
+    raw = gzip.compress((ACL / "2022.coling.xml").read_bytes())
     p = tmp_path / "2022.coling.xml.gz"
     p.write_bytes(raw[: len(raw) // 2])
     with pytest.raises(SourceError, match="truncated or corrupt gzip data"):
@@ -236,9 +236,18 @@ def test_collection_without_volumes_is_a_file_error(tmp_path: Path) -> None:
 
 def test_sniff_claims_only_anthology_xml(tmp_path: Path) -> None:
     acl = READERS["acl"]
-    assert acl.sniff(load_path(ACL / "2023.tacl.xml.gz"))
-    for other in [*(FIXTURES / "papercopilot").rglob("*.json"), *(FIXTURES / "openreview").rglob("*.gz")]:
+    assert acl.sniff(load_path(ACL / "2023.tacl.xml"))
+    for other in [*(FIXTURES / "papercopilot").rglob("*.json"), *(FIXTURES / "openreview").rglob("*.csv"), *(FIXTURES / "openreview").rglob("*.json")]:
         assert not acl.sniff(load_path(other)), other
     rss = tmp_path / "feed.xml"
     rss.write_text('<?xml version="1.0"?><rss><channel><title>x</title></channel></rss>')
     assert not acl.sniff(load_path(rss))
+
+
+def test_gzipped_collection_reads_like_the_plain_one(tmp_path: Path) -> None:
+    p = tmp_path / "2022.coling.xml.gz"
+    p.write_bytes(gzip.compress((ACL / "2022.coling.xml").read_bytes()))
+    src = load_path(p)
+    assert detect(src).name == "acl"
+    plain = [(r.key, r.title, r.abstract) for r in records("2022.coling.xml")]
+    assert [(r.key, r.title, r.abstract) for r in detect(src).parse(src).records] == plain and plain

@@ -37,7 +37,7 @@ def write_gz(path: Path, text: str) -> Path:
 
 
 def test_iclr2024_tsv_nine_columns() -> None:
-    recs, skipped, key = parse(TSV / "ICLR_cc_2024_Conference.csv.gz")
+    recs, skipped, key = parse(TSV / "ICLR_cc_2024_Conference.csv")
     assert skipped == [] and key == "openreview:ICLR_cc_2024_Conference" and len(recs) == 5
     assert {(r.venue, r.year) for r in recs} == {("iclr", 2024)}
     assert sorted(r.status or "" for r in recs) == ["oral", "oral", "poster", "poster", "spotlight"]
@@ -55,17 +55,17 @@ def test_iclr2024_tsv_nine_columns() -> None:
 
 
 def test_icml_and_corl_tsv_eleven_columns() -> None:
-    recs, skipped, _ = parse(TSV / "ICML_cc_2024_Conference.csv.gz")
+    recs, skipped, _ = parse(TSV / "ICML_cc_2024_Conference.csv")
     assert skipped == [] and len(recs) == 3
     r = by_title(recs, "On Discrete Prompt Optimization")
     assert (r.key, r.ids, r.venue, r.year, r.status) == ("Fw4fBE2rqW", {"openreview": "Fw4fBE2rqW"}, "icml", 2024, "poster")
     assert r.links["openreview"] == "https://openreview.net/forum?id=Fw4fBE2rqW"
     assert r.keywords == [] and r.primary_area is None
-    corl24, _, _ = parse(TSV / "robot-learning_org_CoRL_2024_Conference.csv.gz")
+    corl24, _, _ = parse(TSV / "robot-learning_org_CoRL_2024_Conference.csv")
     assert {r.venue for r in corl24} == {"corl"}
     assert [r.status for r in corl24] == ["accepted", "accepted", "rejected"]       # "CoRL 2024", "Submitted to …"
     assert corl24[2].extra["status_raw"] == "Submitted to CoRL 2024"
-    corl25, _, _ = parse(TSV / "robot-learning_org_CoRL_2025_Conference.csv.gz")
+    corl25, _, _ = parse(TSV / "robot-learning_org_CoRL_2025_Conference.csv")
     clone = by_title(corl25, "CLONE")
     assert clone.year == 2025 and clone.status == "poster" and clone.tldr == "Holistic Closed-Loop Whole-Body Teleoperation"
     assert clone.extra["attachment"].endswith(".mp4")        # the unlabelled second upload
@@ -73,7 +73,7 @@ def test_icml_and_corl_tsv_eleven_columns() -> None:
 
 
 def test_tsv_rows_that_do_not_fit_are_skipped_by_line(tmp_path: Path) -> None:
-    lines = gzip.decompress((TSV / "ICML_cc_2024_Conference.csv.gz").read_bytes()).decode().split("\n")
+    lines = (TSV / "ICML_cc_2024_Conference.csv").read_bytes().decode().split("\n")
     first = lines[0].split("\t")
     first[1] = first[1].replace(" ", "\t", 1)                # a tab inside the title
     second = lines[1].split("\t")
@@ -91,7 +91,7 @@ def test_tsv_rows_that_do_not_fit_are_skipped_by_line(tmp_path: Path) -> None:
 
 
 def test_tsv_with_wrong_column_count_everywhere_is_a_file_error(tmp_path: Path) -> None:
-    lines = gzip.decompress((TSV / "ICML_cc_2024_Conference.csv.gz").read_bytes()).decode().split("\n")
+    lines = (TSV / "ICML_cc_2024_Conference.csv").read_bytes().decode().split("\n")
     p = write_gz(tmp_path / "ICML_cc_2024_Conference.csv.gz", "\n".join("\t".join(l.split("\t")[:7]) for l in lines))
     src = load_path(p)
     with pytest.raises(SourceError) as e:
@@ -108,7 +108,7 @@ def test_tsv_with_wrong_column_count_everywhere_is_a_file_error(tmp_path: Path) 
     ("How new data permeates", "spotlight"),
 ])
 def test_iclr2025_decisions(title: str, status: str) -> None:
-    recs, skipped, key = parse(OR / "iclr2025" / "iclr2025-decisions.csv.gz")
+    recs, skipped, key = parse(OR / "iclr2025" / "iclr2025-decisions.csv")
     assert skipped == [] and key == "openreview:iclr2025-decisions" and len(recs) == 7
     r = by_title(recs, title)
     assert (r.venue, r.year, r.status, r.abstract, r.ids) == ("iclr", 2025, status, None, {})
@@ -116,7 +116,7 @@ def test_iclr2025_decisions(title: str, status: str) -> None:
 
 
 def test_decision_authors_and_affiliations() -> None:
-    recs, _, _ = parse(OR / "iclr2025" / "iclr2025-decisions.csv.gz")
+    recs, _, _ = parse(OR / "iclr2025" / "iclr2025-decisions.csv")
     r = by_title(recs, "Synergistic Approach for Simultaneous Optimization of Monolingual, Cross-lingual")
     assert [a.name for a in r.authors] == ["Adel Elmahdy", "Amin Ahmad", "Sheng-Chieh Lin"]
     assert all(a.affiliation is None for a in r.authors)      # the list is not one per author
@@ -125,7 +125,7 @@ def test_decision_authors_and_affiliations() -> None:
 
 
 def test_decisions_row_with_wrong_cells_is_skipped(tmp_path: Path) -> None:
-    text = gzip.decompress((OR / "iclr2025" / "iclr2025-decisions.csv.gz").read_bytes()).decode()
+    text = (OR / "iclr2025" / "iclr2025-decisions.csv").read_bytes().decode()
     lines = text.split("\n")
     lines[3] = lines[3] + ",extra cell"
     recs, skipped, _ = parse(write_gz(tmp_path / "iclr2025-decisions.csv.gz", "\n".join(lines)))
@@ -133,9 +133,9 @@ def test_decisions_row_with_wrong_cells_is_skipped(tmp_path: Path) -> None:
 
 
 def test_iclr2026_accepted_csv_with_bom_summary_zh_and_extra() -> None:
-    raw = gzip.decompress((OR / "iclr2026" / "accepted-optimization.csv.gz").read_bytes())
+    raw = (OR / "iclr2026" / "accepted-optimization.csv").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
-    recs, skipped, key = parse(OR / "iclr2026" / "accepted-optimization.csv.gz")
+    recs, skipped, key = parse(OR / "iclr2026" / "accepted-optimization.csv")
     assert skipped == [] and key == "openreview:iclr2026-accepted-optimization" and len(recs) == 3
     r = by_title(recs, "The Polar Express")
     assert (r.key, r.ids, r.venue, r.year, r.status, r.authors) == \
@@ -151,17 +151,17 @@ def test_iclr2026_accepted_csv_with_bom_summary_zh_and_extra() -> None:
 
 
 def test_iclr2026_accepted_csv_keyword_separators_and_extra_column() -> None:
-    recs, _, _ = parse(OR / "iclr2026" / "accepted-optimization.csv.gz")
+    recs, _, _ = parse(OR / "iclr2026" / "accepted-optimization.csv")
     r = by_title(recs, "A Block Coordinate Descent")                     # keywords separated by ";"
     assert r.keywords == ["Orthogonality Constraints", "Nonconvex Optimization", "Nonsmooth Composite Optimization",
                           "Block Coordinate Descent", "Convergence Analysis"]
-    gen, _, key = parse(OR / "iclr2026" / "accepted-generative-models.csv.gz")
+    gen, _, key = parse(OR / "iclr2026" / "accepted-generative-models.csv")
     assert key == "openreview:iclr2026-accepted-generative-models"
     assert gen[0].extra["haiku_category"] == "3D生成与重建"                # the 13th column some files have
 
 
 def test_iclr2026_orals_json() -> None:
-    recs, skipped, key = parse(OR / "iclr2026" / "orals-with-authors.json.gz")
+    recs, skipped, key = parse(OR / "iclr2026" / "orals-with-authors.json")
     assert skipped == [] and key == "openreview:iclr2026-orals" and len(recs) == 4
     assert {(r.venue, r.year, r.status) for r in recs} == {("iclr", 2026, "oral")}
     r = by_title(recs, "The Polar Express")
@@ -179,9 +179,9 @@ def test_iclr2026_orals_json() -> None:
 
 
 def test_orals_keyword_items_joined_by_semicolons_are_split() -> None:
-    raw = json.loads(gzip.decompress((OR / "iclr2026" / "orals-with-authors.json.gz").read_bytes()))
+    raw = json.loads((OR / "iclr2026" / "orals-with-authors.json").read_bytes())
     joined = next(p for p in raw["papers"] if any(";" in k for k in p["keywords"]))
-    recs, _, _ = parse(OR / "iclr2026" / "orals-with-authors.json.gz")
+    recs, _, _ = parse(OR / "iclr2026" / "orals-with-authors.json")
     r = next(r for r in recs if r.key == joined["id"])
     assert not any(";" in k for k in r.keywords) and len(r.keywords) > len(joined["keywords"])
 
@@ -202,7 +202,7 @@ def test_orals_file_errors(tmp_path: Path, content: bytes, message: str) -> None
 
 
 def test_orals_paper_without_title_is_skipped(tmp_path: Path) -> None:
-    raw = json.loads(gzip.decompress((OR / "iclr2026" / "orals-with-authors.json.gz").read_bytes()))
+    raw = json.loads((OR / "iclr2026" / "orals-with-authors.json").read_bytes())
     raw["papers"][1]["title"] = None
     raw["papers"][2] = "not a paper"
     p = tmp_path / "orals.json"
@@ -229,9 +229,9 @@ def test_multiline_keeps_line_breaks_and_indentation() -> None:
 
 def test_sniff_routes_each_layout_and_claims_nothing_else(tmp_path: Path) -> None:
     reader = READERS["openreview"]
-    for p in OR.rglob("*.gz"):
+    for p in [*OR.rglob("*.csv"), *OR.rglob("*.json")]:
         assert detect(load_path(p)).name == "openreview", p
-    for other in [*(FIXTURES / "papercopilot").rglob("*.json"), *(FIXTURES / "acl").rglob("*.gz")]:
+    for other in [*(FIXTURES / "papercopilot").rglob("*.json"), *(FIXTURES / "acl").rglob("*.xml")]:
         assert not reader.sniff(load_path(other)), other
     mlanthology = tmp_path / "iclr-2025.json"
     mlanthology.write_text('{"venue": "iclr", "year": "2025", "papers": [{"title": "T", "venue_url": '
@@ -243,7 +243,7 @@ def test_sniff_routes_each_layout_and_claims_nothing_else(tmp_path: Path) -> Non
 
 
 def test_csv_with_wrong_column_count_everywhere_is_a_file_error(tmp_path: Path) -> None:
-    text = gzip.decompress((OR / "iclr2025" / "iclr2025-decisions.csv.gz").read_bytes()).decode()
+    text = (OR / "iclr2025" / "iclr2025-decisions.csv").read_bytes().decode()
     lines = text.rstrip("\n").split("\n")
     broken = "\n".join([lines[0]] + [line + ",x" for line in lines[1:]])
     src = load_path(write_gz(tmp_path / "iclr2025-decisions.csv.gz", broken))
@@ -252,11 +252,11 @@ def test_csv_with_wrong_column_count_everywhere_is_a_file_error(tmp_path: Path) 
     assert str(e.value) == "no row has the 4 columns of the header"
 
 
-@pytest.mark.parametrize("rel", ["iclr2026/orals-with-authors.json.gz", "iclr2026/accepted-optimization.csv.gz",
-                                 "iclr2024-icml2024-corl/ICLR_cc_2024_Conference.csv.gz"])
+@pytest.mark.parametrize("rel", ["iclr2026/orals-with-authors.json", "iclr2026/accepted-optimization.csv",
+                                 "iclr2024-icml2024-corl/ICLR_cc_2024_Conference.csv"])
 def test_truncated_gzip_is_a_file_error(tmp_path: Path, rel: str) -> None:
-    raw = (OR / rel).read_bytes()
-    p = tmp_path / Path(rel).name
+    raw = gzip.compress((OR / rel).read_bytes())
+    p = tmp_path / (Path(rel).name + ".gz")
     p.write_bytes(raw[: len(raw) * 2 // 3])
     with pytest.raises(SourceError, match="^truncated or corrupt gzip data$"):
         load_path(p)
