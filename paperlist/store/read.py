@@ -137,6 +137,10 @@ class ReadMixin(StoreBase):
         return dict(self.db.execute(
             "SELECT paper_id, name FROM paper_authors WHERE position = 0"))     # positions count from 0
 
+    def check(self) -> None:
+        """Read one row: raises when the database cannot be read (the health check)."""
+        self.db.execute("SELECT 1 FROM papers LIMIT 1").fetchone()
+
     def paper_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers ORDER BY id")]
 

@@ -119,7 +119,7 @@ async def paper_or_bib(request: Request) -> Response:
 async def healthz(request: Request) -> Response:
     st = request.app.state
     try:
-        st.store.db.execute("SELECT 1 FROM papers LIMIT 1").fetchone()
+        st.store.check()
     except Exception as e:  # noqa: BLE001 - a health check reports, it does not raise
         return PlainTextResponse(f"store error: {e}", status_code=503, headers={"cache-control": "no-store"})
     body = f"ok\nsearch: {'ready' if st.searcher is not None else 'no index'}\n"
