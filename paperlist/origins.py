@@ -15,6 +15,7 @@ import re
 import time
 import urllib.error
 import urllib.request
+from urllib.parse import quote
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -155,7 +156,7 @@ def plan(sources: list[str] | None = None, api: str | None = None, raw: str | No
             for p in sorted(paths):
                 local = o.local(p)
                 if local:
-                    out.append(Download(f"{raw}/{o.repo}/{o.ref}/{p}", local))
+                    out.append(Download(f"{raw}/{o.repo}/{o.ref}/{quote(p, safe='/')}", local))
     return out
 
 
@@ -203,7 +204,7 @@ def fetch(downloads: list[Download], dest: Path, progress: Callable[[int, int, s
                 else:
                     assert rep.failed is not None
                     rep.failed.append(f"{d.url}: HTTP {e.code}")
-            except (OSError, TimeoutError) as e:
+            except (OSError, TimeoutError, ValueError) as e:     # ValueError: http.client.InvalidURL
                 part.unlink(missing_ok=True)
                 assert rep.failed is not None
                 rep.failed.append(f"{d.url}: {getattr(e, 'reason', e)}")

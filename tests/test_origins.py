@@ -89,3 +89,20 @@ def test_corpus_command_downloads_then_ingests(tmp_path: Path, monkeypatch: pyte
     assert "downloads: 2 new, 0 kept, 0 not at the origin, 0 failed" in r.stderr
     assert "papers:  new 4" in r.stdout                       # nips2018 (3) + kdd2024 (1)
     assert (home / "sources" / "papercopilot" / "kdd" / "kdd2024.json").exists()
+
+
+def test_file_names_with_spaces_and_commas_are_quoted_and_fetched(tmp_path: Path) -> None:
+    """The ICLR 2026 exports are named after primary areas ("alignment, fairness, ..."): their
+    raw URLs must be quoted, and the file lands under its own name."""
+    www = tmp_path / "www"
+    with serve_dir(www) as url:
+        plan = origins.plan(["openreview"], api="http://127.0.0.1:9", raw=url, timeout=2)
+        assert plan and all(" " not in d.url and "," not in d.url.removeprefix(url) for d in plan)
+        spaced = next(d for d in plan if ", " in d.url.replace("%2C%20", ", ").removeprefix(url)
+                      or "%20" in d.url)
+        remote = www / spaced.url.removeprefix(url + "/").replace("%20", " ").replace("%2C", ",")
+        remote.parent.mkdir(parents=True)
+        remote.write_text("a,b\n1,2\n")
+        rep = origins.fetch([spaced], tmp_path / "sources")
+    assert (rep.fetched, rep.failed) == (1, [])
+    assert (tmp_path / "sources" / spaced.local).read_text() == "a,b\n1,2\n"
