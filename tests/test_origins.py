@@ -77,6 +77,13 @@ def test_corpus_command_ingests_a_folder(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "no such folder" in bad.stderr
 
 
+def test_corpus_folder_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAPERLIST_DATA", str(PAPERCOPILOT))      # what ./run.sh passes through
+    r = run_cli(tmp_path / "h", "corpus", "-q")
+    assert r.exit_code == 0, r.stderr
+    assert "papers:  new 16" in r.stdout
+
+
 def test_corpus_command_downloads_then_ingests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     www = tmp_path / "www"
     fake_github(www)

@@ -130,6 +130,7 @@ def ingest_cmd(targets: tuple[str, ...], fmt: str | None, force: bool, as_json: 
 
 @click.command("corpus")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              envvar="PAPERLIST_DATA", show_envvar=True,
               help="Folder of source files (default: ../shared/data when it exists).")
 @click.option("--download", is_flag=True, help="Download from the public origins even when a folder exists.")
 @click.option("--source", "only", multiple=True, type=click.Choice(sorted(origins.ORIGINS)),
