@@ -352,3 +352,25 @@ def test_no_index(tmp_path: Path) -> None:
     s = Searcher(tmp_path)
     with pytest.raises(NoIndex):
         s.search(SearchRequest(q="x"))
+
+
+def test_concurrent_searches_equal_one_at_a_time(search_home: Path) -> None:
+    """Searches from many threads at once (one of them ranking its page on the spare thread, the
+    others counting first) answer exactly as one thread without the spare does."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    queries = ["graph neural networks", "diffusion", "learning year:2023..2024", "venue:iclr", "transfomer",
+               "language models -survey", "robust learning evaluation", "neural"] * 3
+    seq = Searcher.open(search_home)
+    seq.parallel = False
+
+    def answer(s: Searcher, q: str) -> tuple[int, list[str], dict[str, list[tuple[str, int]]]]:
+        r = s.search(SearchRequest(q=q, per_page=5, page=2 if "neural" in q else 1))
+        return r.total, [h.id for h in r.hits], {k: [(v.value, v.count) for v in vs] for k, vs in r.facets.items()}
+
+    expected = [answer(seq, q) for q in queries]
+    par = Searcher.open(search_home)
+    with ThreadPoolExecutor(max_workers=6) as ex:
+        got = list(ex.map(lambda q: answer(par, q), queries))
+    assert got == expected
+    assert par._pool is not None        # the spare thread was used

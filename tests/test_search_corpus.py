@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from paperlist.search import Searcher, SearchRequest
-from paperlist.search.engine import _Plan
+from paperlist.search import paging
 
 pytestmark = pytest.mark.corpus
 
@@ -54,8 +54,29 @@ def test_typo_suggestion_on_the_corpus(corpus: Searcher) -> None:
 def test_broad_queries_rank_from_tiers_exactly(corpus: Searcher, q: str) -> None:
     """The page ranked from a tier (tiers.py) is the page ranking every match gives."""
     gen = corpus._generation()
-    plan: _Plan = corpus._plan(gen, SearchRequest(q=q))
+    plan: paging.Plan = corpus._plan(gen, SearchRequest(q=q))
     assert plan.text.tiering is not None
     for offset, limit in ((0, 20), (20, 20), (0, 100)):
-        full = corpus._relevance(gen.searcher, plan.query(), offset, limit)[0]
-        assert [a for _, a in corpus._tiered(gen, plan, offset, limit)] == [a for _, a in full]
+        full = paging.relevance(gen.searcher, plan.query(), offset, limit)
+        tiered = paging.steps(plan, "relevance", False, offset, limit, tier=True)
+        assert len(tiered) > 1
+        assert [a for _, a in paging.run(gen.searcher, tiered)] == [a for _, a in full]
+
+
+@pytest.mark.parametrize("q, sort", [
+    ("diffusion models", "relevance"), ("sparse attention", "relevance"), ("graph neural networks", "newest"),
+    ("learning to learn by gradient descent by gradient descent", "relevance"), ("transfomer", "relevance"),
+    ("venue:iclr year:2024", "relevance"), ("object detection venue:cvpr", "citations"), ("", "title"),
+    ("qzxv unknownword", "relevance"), ("reinforcement learning -offline status:oral", "oldest"),
+])
+def test_parallel_search_equals_sequential(corpus_home: Path, q: str, sort: str) -> None:
+    """Ranking the page on a second thread while this one counts (the default) changes nothing:
+    same hits, total and facets as counting first and ranking after, on every page tried. The
+    guessed-broad and guessed-narrow queries take different paths to the same page."""
+    par, seq = Searcher.open(corpus_home), Searcher.open(corpus_home)
+    seq.parallel = False
+    for page in (1, 3):
+        a, b = (s.search(SearchRequest(q=q, sort=sort, page=page, per_page=20)) for s in (par, seq))
+        assert a.total == b.total
+        assert [h.id for h in a.hits] == [h.id for h in b.hits]
+        assert a.facets == b.facets

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from tantivy import Occur
 
-from paperlist.search import Searcher, SearchRequest, engine, rank
+from paperlist.search import Searcher, SearchRequest, paging, rank
 from paperlist.search.filters import combine
 
 QUERIES = ["learning", "neural networks", "large language models", "graph neural networks molecule",
@@ -26,13 +26,23 @@ def _ids(s: Searcher, q: str, page: int, per_page: int) -> list[str]:
     return [h.id for h in s.search(SearchRequest(q=q, page=page, per_page=per_page, snippets=False)).hits]
 
 
+@pytest.mark.parametrize("parallel", [True, False])
 @pytest.mark.parametrize("q", QUERIES)
-def test_tiered_pages_equal_full_ranking(searcher: Searcher, q: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tiered_pages_equal_full_ranking(searcher: Searcher, q: str, parallel: bool,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both ways to the page: counting first (then the tier if the matches are many) and ranking
+    on a second thread while counting (the tier if the query looks broad)."""
     pages = [(1, 1), (1, 2), (2, 2), (1, 3), (3, 3), (1, 10)]
     full = {p: _ids(searcher, q, *p) for p in pages}
+    searcher.parallel = parallel
     monkeypatch.setattr(rank, "TIER_MIN_MATCHES", 0)
-    monkeypatch.setattr(engine, "TIER_MIN_MATCHES", 0)
+    monkeypatch.setattr(paging, "TIER_MIN_MATCHES", 0)
+    monkeypatch.setattr(paging, "BROAD", 0)
+    tiers = []
+    run = paging.run
+    monkeypatch.setattr(paging, "run", lambda s, todo, *a: tiers.append(len(todo) > 1) or run(s, todo, *a))
     assert {p: _ids(searcher, q, *p) for p in pages} == full
+    assert all(tiers) and tiers
 
 
 def test_tiers_are_used_and_their_bounds_hold(searcher: Searcher, monkeypatch: pytest.MonkeyPatch) -> None:

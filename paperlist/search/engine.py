@@ -11,26 +11,27 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import orjson
 import tantivy
-from tantivy import Occur, Order, Query
+from tantivy import Occur, Query
 
 from ..index import fulltext
-from . import glossary, semantic
-from .facets import Counts, count_facets
-from .filters import combine, filter_queries
+from . import glossary, paging, semantic
+from .facets import count_facets
+from .filters import filter_queries
 from .highlight import Highlighter
 from .model import MAX_WINDOW, Hit, SearchRequest, SearchResult
+from .paging import Plan
 from .query import Filters, ParsedQuery, parse
 from .rank import DEFAULT_WEIGHTS, TextQuery, TextQueryBuilder, Weights
 from .request import check_request, merge_filters, request_filters
 from .similar import distinctive_terms
 from .suggest import Suggester
-from .tiers import TIER_MIN_MATCHES
 
 
 class NoIndex(RuntimeError):
@@ -47,26 +48,10 @@ class _Generation:
     suggester: Suggester
 
 
-@dataclass(slots=True)
-class _Plan:
-    """One request, parsed and turned into queries against one generation."""
-
-    pq: ParsedQuery
-    filters: Filters
-    text: TextQuery
-    dims: dict[str, list[tuple[Occur, tantivy.Query]]] = field(default_factory=dict)
-
-    def query(self, without: str | None = None, ranked: bool = True) -> tantivy.Query:
-        """The whole query; ``without`` leaves one filter dimension out (for its facet);
-        ``ranked=False`` drops the clauses that only add score (cheaper for counting)."""
-        clauses = [c for dim, cs in self.dims.items() if dim != without for c in cs]
-        return combine(self.text.query if ranked else self.text.match, clauses)
-
-
 class Searcher:
     """Searches the live index generation under ``<home>/index``."""
 
-    def __init__(self, home: str | Path, weights: Weights = DEFAULT_WEIGHTS) -> None:
+    def __init__(self, home: str | Path, weights: Weights = DEFAULT_WEIGHTS, parallel: bool = True) -> None:
         self.home = Path(home)
         self.root = fulltext.index_root(self.home)
         self.weights = weights
@@ -74,6 +59,9 @@ class Searcher:
         self._stamp: tuple[int, int] | None = None
         self._lock = threading.Lock()
         self.semantic = semantic.SemanticRanker(self.home)
+        self.parallel = parallel
+        self._pool: tuple[int, ThreadPoolExecutor] | None = None
+        self._spare = threading.BoundedSemaphore(1)     # one search at a time gets a second core
         self.reload()
 
     @classmethod
@@ -89,6 +77,17 @@ class Searcher:
         vocabulary and the completions of short prefixes)."""
         gen = self._generation()
         gen.suggester.warm()
+
+    def _workers(self) -> ThreadPoolExecutor:
+        """The thread that ranks a page while the calling thread counts facets (made per process:
+        a pool inherited through a fork has no threads)."""
+        pool = self._pool
+        if pool is None or pool[0] != os.getpid():
+            with self._lock:
+                pool = self._pool
+                if pool is None or pool[0] != os.getpid():
+                    pool = self._pool = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="search"))
+        return pool[1]
 
     @property
     def generation(self) -> str | None:
@@ -148,31 +147,28 @@ class Searcher:
         offset = (req.page - 1) * req.per_page
         browse = not plan.pq.has_text
         by_year = req.sort in ("newest", "oldest")
-        counts: Counts | None = None
         while True:
-            if by_year or (plan.text.tiering is not None and req.sort == "relevance"):
-                # the total comes with the facet counts (one pass over the matches); the page
-                # from the year counts or from the tier (see tiers.py)
-                counts = count_facets(gen.searcher, plan, req, total=True)
-                total = counts.total
-                if not total:
-                    addrs = []
-                elif by_year:
-                    addrs = self._by_year(gen, plan, plan.query(), req.sort == "newest", browse, offset,
-                                          req.per_page, counts.years)
-                elif total >= TIER_MIN_MATCHES:
-                    addrs = self._tiered(gen, plan, offset, req.per_page)
-                else:       # few matches: ranking them all costs less than trying the tier
-                    addrs = self._relevance(gen.searcher, plan.query(), offset, req.per_page)[0]
+            if by_year or not self.parallel or not self._spare.acquire(blocking=False):
+                counts, addrs = paging.counted_page(gen.searcher, gen.index.schema, plan, req, browse, offset)
             else:
-                counts = None
-                addrs, total = self._page(gen, plan.query(), req.sort, browse, offset, req.per_page)
+                # No other search runs in this process: a second core ranks the page while this
+                # thread counts the facets and the total over the whole match set (tantivy's
+                # search releases the GIL; its aggregation does not, so that one stays here).
+                # Under load every core is busy anyway, and the handover would only cost.
+                try:
+                    todo = paging.steps(plan, req.sort, browse, offset, req.per_page)
+                    pending = self._workers().submit(paging.run, gen.searcher, todo)
+                    counts = count_facets(gen.searcher, plan, req, total=True)
+                    addrs = pending.result()
+                finally:
+                    self._spare.release()
+            total = counts.total
             looser = _next_mode(plan.text) if fused is None else None
             if total or looser is None:
                 break
             # no paper has every word: accept papers with most of them, then with any
             plan.text = gen.builder.build(plan.pq, looser)
-        facets = (counts or count_facets(gen.searcher, plan, req)).facets
+        facets = counts.facets
         hits = self._hits(gen, plan, addrs, req.snippets)
         suggestion = None
         if plan.pq.has_text and (total == 0 or plan.text.mode != "all" or plan.text.corrections or plan.text.unknown or any(
@@ -198,12 +194,11 @@ class Searcher:
         pq = parse(q, gen.venues)
         if filters is not None:
             pq.filters = merge_filters(pq.filters, filters)
-        plan = _Plan(pq, pq.filters, gen.builder.build(pq), filter_queries(gen.index.schema, pq.filters))
+        plan = Plan(pq, pq.filters, gen.builder.build(pq), filter_queries(gen.index.schema, pq.filters))
         if plan.text.query is None:
             return []
         limit = min(max(1, limit), MAX_WINDOW)
-        hits = (self._tiered(gen, plan, 0, limit) if plan.text.tiering is not None
-                else self._relevance(gen.searcher, plan.query(), 0, limit)[0])
+        hits = paging.run(gen.searcher, paging.steps(plan, "relevance", False, 0, limit, tier=True))
         return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in hits]
 
     def more_like(self, title: str, keywords: list[str], abstract: str | None, limit: int = 10,
@@ -224,15 +219,15 @@ class Searcher:
                      key=lambda x: (-round(x[1], 4), x[0]))
         return [(pid, sc) for pid, sc in out if pid not in exclude][:limit]
 
-    def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> _Plan:
+    def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> Plan:
         pq = parse(req.q if q is None else q, gen.venues)
         f = merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))
         pq.filters = f
         text = gen.builder.build(pq)
-        return _Plan(pq, f, text, filter_queries(gen.index.schema, f))
+        return Plan(pq, f, text, filter_queries(gen.index.schema, f))
 
     # --- semantic and hybrid ----------------------------------------------------------------------
-    def _mode(self, req: SearchRequest, plan: _Plan, translated: bool) -> tuple[str, str | None]:
+    def _mode(self, req: SearchRequest, plan: Plan, translated: bool) -> tuple[str, str | None]:
         """The mode to run and, when a requested mode cannot run, a note saying so."""
         if not plan.pq.has_text or not plan.pq.words:
             return "keyword", None
@@ -247,7 +242,7 @@ class Searcher:
             return "keyword", f"{req.mode} search is unavailable: {reason}; keyword results"
         return req.mode, None
 
-    def _fuse(self, gen: _Generation, plan: _Plan, mode: str) -> list[tuple[str, float]]:
+    def _fuse(self, gen: _Generation, plan: Plan, mode: str) -> list[tuple[str, float]]:
         """Rank by meaning (and, for hybrid, fuse with BM25); the plan's text query becomes the
         fused id list, still ANDed with field clauses and filters."""
         text = " ".join(plan.pq.words + [c.text for c in plan.pq.clauses if not c.negated and c.field is None])
@@ -255,7 +250,7 @@ class Searcher:
         if mode == "hybrid":
             # a sentence rarely has every word in one paper: candidates need most of them
             text_q = gen.builder.build(plan.pq, "most") if plan.text.clauses >= 3 else plan.text
-            res = gen.searcher.search(_Plan(plan.pq, plan.filters, text_q, plan.dims).query(), semantic.KEYWORD_K,
+            res = gen.searcher.search(Plan(plan.pq, plan.filters, text_q, plan.dims).query(), semantic.KEYWORD_K,
                                       weight_by_field="prior")
             kw = [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
             # the keyword candidates' own cosines, so a paper both rankers found is judged on both
@@ -274,64 +269,8 @@ class Searcher:
         plan.text = replace(plan.text, query=ids, match=ids, mode="all", tiering=None)   # the fused order is final
         return fused
 
-    def _page(self, gen: _Generation, query: tantivy.Query, sort: str, browse: bool, offset: int,
-              limit: int) -> tuple[list[tuple[Any, tantivy.DocAddress]], int]:
-        """One page of hits in the requested order, and the total."""
-        s = gen.searcher
-        if sort == "title":
-            res = s.search(query, limit, offset=offset, order_by_field="title_rank", order=Order.Asc)
-        elif sort == "citations":
-            res = s.search(query, limit, offset=offset, order_by_field="citations", order=Order.Desc)
-        elif browse:
-            res = s.search(query, limit, offset=offset, order_by_field="browse_rank", order=Order.Asc)
-        else:
-            return self._relevance(s, query, offset, limit, count=True)
-        return res.hits, _count(res)
-
-    def _relevance(self, s: tantivy.Searcher, query: tantivy.Query, offset: int, limit: int,
-                   count: bool = False) -> tuple[list[tuple[float, tantivy.DocAddress]], int]:
-        """By score; scores carry a small prior (accepted and newer papers first, see
-        fulltext.prior), so equal matches list the accepted, then the newer, first."""
-        res = s.search(query, limit, count=count, offset=offset, weight_by_field="prior")
-        return res.hits, _count(res)
-
-    def _tiered(self, gen: _Generation, plan: _Plan, offset: int, limit: int) -> list[tuple[float, tantivy.DocAddress]]:
-        """The relevance page ranked from the smallest tier level where that is provably the
-        same page (its last score beats what any paper outside can score), else from every match."""
-        query = plan.query()
-        assert plan.text.tiering is not None
-        for tier in plan.text.tiering():
-            res = gen.searcher.search(combine(query, [(Occur.Must, tier.query)]), limit, count=False, offset=offset,
-                                      weight_by_field="prior")
-            if len(res.hits) == limit and res.hits[-1][0] > tier.bound:
-                return res.hits
-        return self._relevance(gen.searcher, query, offset, limit)[0]
-
-    def _by_year(self, gen: _Generation, plan: _Plan, query: tantivy.Query, newest: bool, browse: bool, offset: int,
-                 limit: int, year_counts: dict[int, int]) -> list[tuple[float, tantivy.DocAddress]]:
-        """Newest (or oldest) year first, and within a year by relevance (browse: status, title).
-        Uses the year counts of the match set to search only the years the page spans."""
-        out: list[tuple[float, tantivy.DocAddress]] = []
-        skip = offset
-        for year in sorted(year_counts, reverse=newest):
-            n = year_counts[year]
-            if skip >= n:
-                skip -= n
-                continue
-            q = combine(query, [(Occur.Must, tantivy.Query.term_query(gen.index.schema, "year", year))])
-            want = min(limit - len(out), n - skip)
-            if browse:
-                got = gen.searcher.search(q, want, offset=skip, order_by_field="browse_rank", order=Order.Asc).hits
-            else:
-                got, _ = self._relevance(gen.searcher, q, skip, want)
-            out.extend(got)
-            skip = 0
-            if len(out) >= limit:
-                break
-        return out
-
     # --- hits ---------------------------------------------------------------------------------
-    def _hits(self, gen: _Generation, plan: _Plan, addrs: list[tuple[Any, tantivy.DocAddress]],
+    def _hits(self, gen: _Generation, plan: Plan, addrs: list[tuple[Any, tantivy.DocAddress]],
               snippets: bool) -> list[Hit]:
         hl = Highlighter(plan.text.stems, plan.text.fuzzy, plan.text.prefixes) if snippets else None
         out = []
@@ -347,7 +286,7 @@ class Searcher:
                 score=float(score) if isinstance(score, float) else 0.0))
         return out
 
-    def _interpreted(self, plan: _Plan, browse: bool) -> dict[str, Any]:
+    def _interpreted(self, plan: Plan, browse: bool) -> dict[str, Any]:
         """How the query was understood, for display and debugging: ``mode`` (keyword / browse),
         ``words``, ``clauses`` (phrases, field clauses, exclusions), ``filters``, ``match``
         (all / most / any) with ``required_words``, ``fuzzy``, ``prefix`` and ``corrected`` words,

@@ -120,6 +120,11 @@ class TextQuery:
     clauses: int = 0                                        # word clauses in the query
     # the tier levels (tiers.py) of a broad query, made when the match set proves large
     tiering: Callable[[], list[Tier]] | None = None
+    # a rough guess of the matches, to plan the work (a pasted title of common words has tiering
+    # but few matches): the rarest word's papers, halved for each further word (query words are
+    # far from independent: "graph neural networks" matches 5,000 papers, not the 700 that
+    # independence predicts)
+    expected: float = 0.0
 
 
 class TextQueryBuilder:
@@ -231,6 +236,7 @@ class TextQueryBuilder:
                 and min(c.term.known for c in clauses) >= TIER_MIN_MATCHES):
             # broad: the top hits can come from a small tier (see tiers.py)
             tq.tiering = partial(self._tiers, clauses, bonuses)
+            tq.expected = min(c.term.known for c in clauses) / 2 ** (len(clauses) - 1)
         return tq
 
     def _proximity(self, terms: list[QTerm], content: list[QTerm], tq: TextQuery) -> list[Part]:

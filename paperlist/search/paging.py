@@ -1,0 +1,124 @@
+"""Finding one page of hits for a planned request: by relevance (from a tier of the matches when
+the query is broad, see tiers.py), by year, title or citations, or in browse order."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import tantivy
+from tantivy import Occur, Order
+
+from .facets import Counts, count_facets
+from .filters import combine
+from .model import SearchRequest
+from .query import Filters, ParsedQuery
+from .rank import TextQuery
+from .tiers import TIER_MIN_MATCHES
+
+BROAD = 2 * TIER_MIN_MATCHES     # expected matches (TextQuery.expected) that make a query surely broad
+Addr = tuple[Any, tantivy.DocAddress]
+
+
+@dataclass(slots=True)
+class Plan:
+    """One request, parsed and turned into queries against one generation."""
+
+    pq: ParsedQuery
+    filters: Filters
+    text: TextQuery
+    dims: dict[str, list[tuple[Occur, tantivy.Query]]] = field(default_factory=dict)
+
+    def query(self, without: str | None = None, ranked: bool = True) -> tantivy.Query:
+        """The whole query; ``without`` leaves one filter dimension out (for its facet);
+        ``ranked=False`` drops the clauses that only add score (cheaper for counting)."""
+        clauses = [c for dim, cs in self.dims.items() if dim != without for c in cs]
+        return combine(self.text.query if ranked else self.text.match, clauses)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One search that may give the page: ``bound`` set, only when the page is full and its last
+    score beats it (a tier level, see tiers.py); else always."""
+
+    query: tantivy.Query
+    limit: int
+    options: dict[str, Any]
+    bound: float | None = None
+
+
+def counted_page(s: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, req: SearchRequest, browse: bool,
+                 offset: int) -> tuple[Counts, list[Addr]]:
+    """Counts first, then the page they help to find: years sorts search only the years the
+    page spans, and the relevance page of a broad query comes from its tier (tiers.py) when
+    the matches are many, from ranking them all when few."""
+    counts = count_facets(s, plan, req, total=True)
+    if not counts.total:
+        return counts, []
+    if req.sort in ("newest", "oldest"):
+        return counts, by_year(s, schema, plan.query(), req.sort == "newest", browse, offset, req.per_page,
+                               counts.years)
+    return counts, run(s, steps(plan, req.sort, browse, offset, req.per_page, tier=counts.total >= TIER_MIN_MATCHES))
+
+
+def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int, tier: bool | None = None) -> list[Step]:
+    """The searches that find the page (not for year sorts), in order: with ``tier`` (by default:
+    when the query looks broad, a guess — the page is exact either way, only its cost differs)
+    a broad query's tier levels come first."""
+    query = plan.query()
+    if sort == "title":
+        return [Step(query, limit, {"offset": offset, "order_by_field": "title_rank", "order": Order.Asc})]
+    if sort == "citations":
+        return [Step(query, limit, {"offset": offset, "order_by_field": "citations", "order": Order.Desc})]
+    if browse:
+        return [Step(query, limit, {"offset": offset, "order_by_field": "browse_rank", "order": Order.Asc})]
+    ranked = {"offset": offset, "weight_by_field": "prior"}
+    out = []
+    if tier is None:
+        tier = plan.text.expected >= BROAD
+    if tier and plan.text.tiering is not None:
+        out = [Step(combine(query, [(Occur.Must, t.query)]), limit, ranked, t.bound) for t in plan.text.tiering()]
+    return out + [Step(query, limit, ranked)]
+
+
+def run(s: tantivy.Searcher, todo: list[Step], started: threading.Event | None = None) -> list[Addr]:
+    """The page from the first step that gives it; ``started`` is set as the first search starts."""
+    for step in todo:
+        if started is not None:
+            started.set()
+        hits = s.search(step.query, step.limit, count=False, **step.options).hits
+        if step.bound is None or (len(hits) == step.limit and hits[-1][0] > step.bound):
+            return hits
+    return []
+
+
+def relevance(s: tantivy.Searcher, query: tantivy.Query, offset: int, limit: int) -> list[Addr]:
+    """By score; scores carry a small prior (accepted and newer papers first, see
+    fulltext.prior), so equal matches list the accepted, then the newer, first."""
+    return s.search(query, limit, count=False, offset=offset, weight_by_field="prior").hits
+
+
+def by_year(s: tantivy.Searcher, schema: tantivy.Schema, query: tantivy.Query, newest: bool, browse: bool,
+            offset: int, limit: int, year_counts: dict[int, int]) -> list[Addr]:
+    """Newest (or oldest) year first, and within a year by relevance (browse: status, title).
+    Uses the year counts of the match set to search only the years the page spans."""
+    out: list[Addr] = []
+    skip = offset
+    for year in sorted(year_counts, reverse=newest):
+        n = year_counts[year]
+        if skip >= n:
+            skip -= n
+            continue
+        q = combine(query, [(Occur.Must, tantivy.Query.term_query(schema, "year", year))])
+        want = min(limit - len(out), n - skip)
+        if browse:
+            got = s.search(q, want, offset=skip, order_by_field="browse_rank", order=Order.Asc).hits
+        else:
+            got = relevance(s, q, skip, want)
+        out.extend(got)
+        skip = 0
+        if len(out) >= limit:
+            break
+    return out
+
