@@ -62,3 +62,11 @@ def test_prior_order() -> None:
     assert fulltext.prior(2024, True, "icml") > fulltext.prior(2024, True, "cvprw") > fulltext.prior(2024, False, "iclr")
     assert fulltext.prior(2024, True, "findings-acl") == fulltext.prior(2024, True, "cvprw")   # sub-venues
     assert fulltext.prior(2025, True, "icml") > fulltext.prior(2024, True, "icml")            # then newer
+
+
+def test_a_rare_word_that_is_an_authors_name_is_not_a_typo(searcher: Searcher) -> None:
+    # "frew" is one edit from the common "free" (a dozen "model-free", "training-free" … papers here),
+    # but it is Eric Frew
+    res = searcher.search(SearchRequest(q="Frew tracking using", per_page=3))
+    assert res.hits[0].title == "Cooperative Target Tracking Using Unmanned Aircraft"
+    assert "frew" not in res.interpreted.get("corrected", {})

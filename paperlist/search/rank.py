@@ -287,7 +287,10 @@ class TextQueryBuilder:
             if completed:
                 tq.prefixes.append(t.word)
         unfinished = completed >= 10 * max(1, t.known)
-        if not unfinished and len(t.word) >= 4 and not t.word.isdigit() and t.known < w.typo_df:
+        if (not unfinished and len(t.word) >= 4 and not t.word.isdigit() and t.known < w.typo_df
+                and not self._df("authors", t.word)):
+            # (a rare word that is someone's name is that name: "Frew tracking" is Eric Frew's
+            # paper, not "free tracking")
             # a rare or unknown word, likely a typo: its most common spelling neighbour
             fix = self.corrector(t.word) if self.corrector is not None else None
             if fix and fix != t.word:
