@@ -49,11 +49,13 @@ def _cached_rows(home: Path) -> int:
 def test_embed_resumes_after_an_interruption(embed_home: Path) -> None:
     cache_dir = embed_home / "vectors" / "cache"
     env = os.environ | {"HF_HUB_OFFLINE": "1"}
-    # one text per batch, interrupted as soon as the first is saved: after the model has loaded a
-    # batch takes ~10 ms, so the 28 left give the signal a few hundred ms to land mid-job (with 2
-    # per batch and a 50 ms poll, a quiet machine once finished before the signal arrived)
+    # One text per batch, interrupted as soon as the first is saved (the 28 left give the signal
+    # time to land mid-job). The child gets SIGINT's default disposition back: a test run started
+    # in the background (``./.ci/run &``) inherits SIGINT ignored, and Python then never turns it
+    # into KeyboardInterrupt: that, not the code, once failed this test.
     proc = subprocess.Popen([*_cli(), "--home", str(embed_home), "embed", "--batch-size", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline and proc.poll() is None:
         if list(cache_dir.glob("*/c*.npz")):      # a batch is saved
