@@ -154,3 +154,41 @@ def test_a_published_generation_is_switched_atomically(vec_home: tuple[Path, dic
     gen, n = publish(home, [(first, "neurips", 2020, b"x" * 12)], {b"x" * 12: vecs[first]}, 128)
     assert n == 1 and current_generation(vectors_root(home)) == gen
     assert vi.reload() and vi.generation == gen and len(vi) == 1 and before != gen
+
+
+def test_embedding_evidence_does_not_overrule_the_sources_area(tmp_path: Path) -> None:
+    """Vector similarity is evidence for topics; a source's primary area that names a topic still
+    decides the main one. Here a paper OpenReview files under reinforcement learning talks of
+    diffusion models, and its vector sits with the diffusion papers'."""
+    from paperlist.index.vectors import VectorIndex, content_hash, publish
+    from paperlist.store import TopicDoc
+    from paperlist.topics.assign import assign_all
+
+    rng = np.random.default_rng(1)
+    direction = {"diff": rng.normal(size=384), "rl": rng.normal(size=384)}
+    docs, rows, cache = [], [], {}
+
+    def add(pid: str, title: str, abstract: str, near: str, area: str | None = None) -> None:
+        v = rng.normal(size=384) + 8 * direction[near]
+        docs.append(TopicDoc(pid, "iclr", 2024, title, abstract, area))
+        h = content_hash(pid, 128)
+        rows.append((pid, "iclr", 2024, h))
+        cache[h] = (v / np.linalg.norm(v)).astype(np.float32)
+
+    for i in range(30):    # confident papers of each topic make its centroid
+        add(f"d{i}", f"Diffusion models for image generation {i}", "Denoising diffusion models and score matching.",
+            "diff")
+        add(f"r{i}", f"Deep reinforcement learning agents {i}", "Policy gradient reinforcement learning with rewards.",
+            "rl")
+    add("x", "Diffusion Models as Policies", "We train diffusion models to act.", "diff", "Reinforcement learning")
+    publish(tmp_path, rows, cache, 128)
+    vectors = VectorIndex.open(tmp_path)
+    assert vectors is not None and len(vectors) == len(docs)
+
+    def main_topic(**kw: object) -> str:
+        return next(a.topics[0][0] for a in assign_all(docs, **kw) if a.paper_id == "x")
+
+    assert main_topic() == "reinforcement-learning"
+    assert main_topic(vectors=vectors) == "reinforcement-learning"
+    # without the area, the words and the vector both say diffusion
+    assert main_topic(vectors=vectors, use_area=False) == "diffusion-models"

@@ -106,13 +106,18 @@ class Assigner:
                     s[i] *= AREA_PARENT
             for i in direct:
                 s[i] = s.get(i, 0.0) + AREA_TOPIC
-            named = sorted(i for i in direct if not self.tax.topics[i].generic)
-            if named:
-                # the area the source gives, when it names a specific topic, decides the main topic
-                # (a generic one, such as benchmarks, yields to what the benchmark is of)
-                best = max(named, key=lambda i: s[i])
-                s[best] = max(s[best], max(s.values()) + AREA_LEAD)
+            pin = self.named_topic(doc, s)
+            if pin is not None:
+                lead(s, pin)
         return s
+
+    def named_topic(self, doc: TopicDoc, s: dict[int, float]) -> int | None:
+        """The topic the source's primary area names, if it names a specific one: it decides the
+        main topic (a generic one, such as benchmarks, yields to what the benchmark is of)."""
+        if not doc.primary_area:
+            return None
+        named = sorted(i for i in self._areas(doc.primary_area)[0] if not self.tax.topics[i].generic)
+        return max(named, key=lambda i: s.get(i, 0.0)) if named else None
 
     def choose(self, s: dict[int, float]) -> list[tuple[str, float]]:
         """The main topic and up to two more, as (slug, 0..1)."""
@@ -130,11 +135,19 @@ class Assigner:
         return out
 
 
+def lead(s: dict[int, float], i: int) -> None:
+    """Make topic ``i`` the main one, ``AREA_LEAD`` ahead of the next."""
+    s[i] = max(s.get(i, 0.0), max(s.values()) + AREA_LEAD)
+
+
 def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: Assigner | None = None,
                use_area: bool = True) -> Iterator[Assignment]:
     """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity joins in."""
     a = assigner or Assigner()
-    ev: list[tuple[TopicDoc, dict[int, float]]] = [(d, a.evidence(d, use_area=use_area)) for d in docs]
+    ev: list[Evidence] = []
+    for d in docs:
+        s = a.evidence(d, use_area=use_area)
+        ev.append((d, s, a.named_topic(d, s) if use_area else None))
     return _choose_all(a, ev, vectors)
 
 
@@ -156,17 +169,24 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
     _FORKED = (a, store.path)
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
-            ev = [(TopicDoc(pid, venue, year, "", "", None), e)
-                  for part in ex.map(_evidence_range, ranges) for pid, venue, year, e in part]
+            ev = [(TopicDoc(pid, venue, year, "", "", None), e, pin)
+                  for part in ex.map(_evidence_range, ranges) for pid, venue, year, e, pin in part]
     finally:
         _FORKED = None
     return _choose_all(a, ev, vectors)
 
 
-def _choose_all(a: Assigner, ev: list[tuple[TopicDoc, dict[int, float]]], vectors: Any | None) -> Iterator[Assignment]:
+# (paper, topic index -> evidence, the topic its source's area names or None)
+Evidence = tuple[TopicDoc, dict[int, float], int | None]
+
+
+def _choose_all(a: Assigner, ev: list[Evidence], vectors: Any | None) -> Iterator[Assignment]:
     if vectors is not None and len(vectors):
         _add_embedding_evidence(a, ev, vectors)
-    for d, s in ev:
+        for _, s, pin in ev:
+            if pin is not None:     # similarity is evidence; the source's own area still decides
+                lead(s, pin)
+    for d, s, _ in ev:
         yield Assignment(d.id, d.venue, d.year, a.choose(s))
 
 
@@ -174,14 +194,19 @@ def _choose_all(a: Assigner, ev: list[tuple[TopicDoc, dict[int, float]]], vector
 _FORKED: tuple[Assigner, Path] | None = None
 
 
-def _evidence_range(r: tuple[str, str | None]) -> list[tuple[str, str, int, dict[int, float]]]:
-    """(id, venue, year, evidence) of the papers whose ids are in [r[0], r[1]), read by this worker."""
+def _evidence_range(r: tuple[str, str | None]) -> list[tuple[str, str, int, dict[int, float], int | None]]:
+    """(id, venue, year, evidence, named topic) of the papers whose ids are in [r[0], r[1]), read by
+    this worker."""
     assert _FORKED is not None
     a, path = _FORKED
-    return [(d.id, d.venue, d.year, a.evidence(d)) for d in Store(path, readonly=True).iter_topic_docs(*r)]
+    out = []
+    for d in Store(path, readonly=True).iter_topic_docs(*r):
+        s = a.evidence(d)
+        out.append((d.id, d.venue, d.year, s, a.named_topic(d, s)))
+    return out
 
 
-def _add_embedding_evidence(a: Assigner, ev: list[tuple[TopicDoc, dict[int, float]]], vectors: Any) -> None:
+def _add_embedding_evidence(a: Assigner, ev: list[Evidence], vectors: Any) -> None:
     """Centroids from confidently assigned papers, then similarity to them as extra evidence."""
     import numpy as np
 
@@ -190,7 +215,7 @@ def _add_embedding_evidence(a: Assigner, ev: list[tuple[TopicDoc, dict[int, floa
     sums = np.zeros((n_topics, dim), dtype=np.float32)
     counts = np.zeros(n_topics, dtype=np.int64)
     rows = np.full(len(ev), -1, dtype=np.int64)
-    for k, (d, s) in enumerate(ev):
+    for k, (d, s, _) in enumerate(ev):
         r = vectors.row.get(d.id)
         if r is None:
             continue
