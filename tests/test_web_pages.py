@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from pathlib import Path
 from typing import Any
 
 import bibtexparser
@@ -317,3 +318,20 @@ def test_rate_limit(web_home: Any, web_store: Store) -> None:
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
         assert "wait" in r.text
         assert c.get("/static/site.css").status_code == 200       # static files are never limited
+
+
+def test_the_home_and_topics_figures_are_computed_at_start(web_home: Path, web_store: Any) -> None:
+    """A new worker computes the corpus-wide figures in the background (1-3 s of SQL on the full
+    corpus), so the first visitor does not wait for them; the page then shows the same figures."""
+    import time
+
+    from paperlist.web.app import Settings, create_app
+
+    app = create_app(Settings(home=web_home, store=web_store, open_searcher=False))
+    deadline = time.monotonic() + 10
+    while not all(k in app.state.cache for k in ("stats", "venue_rows", "topic_overview")):
+        assert time.monotonic() < deadline, "the warm-up did not fill the cache"
+        time.sleep(0.02)
+    cold = create_app(Settings(home=web_home, store=web_store, open_searcher=False, warm_pages=False))
+    time.sleep(0.2)
+    assert "stats" not in cold.state.cache

@@ -74,6 +74,9 @@ class DataCache:
                     self._values.clear()
         return self._stamp
 
+    def __contains__(self, key: Any) -> bool:
+        return key in self._values
+
     def get(self, key: Any, compute: Callable[[], Any]) -> Any:
         _ = self.stamp
         try:
