@@ -232,8 +232,9 @@ def fsync_dir(path: Path) -> None:
 
 def collect_garbage(root: Path, keep: set[str | None]) -> None:
     """Delete generations other than ``keep`` (and leftovers of crashed builds: the caller holds
-    its build lock, so no other build is writing; the search index and the vectors both use this). Readers that still have a deleted generation open keep
-    working: its files stay mapped until they let go."""
+    its build lock, so no other build is writing; the search index and the vectors both use this).
+    Readers that still have a deleted generation open keep working: its files stay mapped until
+    they let go."""
     for d in root.iterdir():
         if d.is_dir() and d.name.startswith("g") and d.name not in keep:
             shutil.rmtree(d, ignore_errors=True)

@@ -3,7 +3,6 @@ the query is broad, see tiers.py), by year, title or citations, or in browse ord
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,11 +81,9 @@ def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int, tier: bo
     return out + [Step(query, limit, ranked)]
 
 
-def run(s: tantivy.Searcher, todo: list[Step], started: threading.Event | None = None) -> list[Addr]:
-    """The page from the first step that gives it; ``started`` is set as the first search starts."""
+def run(s: tantivy.Searcher, todo: list[Step]) -> list[Addr]:
+    """The page from the first step that gives it."""
     for step in todo:
-        if started is not None:
-            started.set()
         hits = s.search(step.query, step.limit, count=False, **step.options).hits
         if step.bound is None or (len(hits) == step.limit and hits[-1][0] > step.bound):
             return hits
@@ -121,4 +118,3 @@ def by_year(s: tantivy.Searcher, schema: tantivy.Schema, query: tantivy.Query, n
         if len(out) >= limit:
             break
     return out
-

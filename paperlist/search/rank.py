@@ -289,9 +289,8 @@ class TextQueryBuilder:
         unfinished = completed >= 10 * max(1, t.known)
         if (not unfinished and len(t.word) >= 4 and not t.word.isdigit() and t.known < w.typo_df
                 and not self._df("authors", t.word)):
-            # (a rare word that is someone's name is that name: "Frew tracking" is Eric Frew's
-            # paper, not "free tracking")
-            # a rare or unknown word, likely a typo: its most common spelling neighbour
+            # a rare or unknown word, likely a typo: its most common spelling neighbour (unless it
+            # is someone's name: "Frew tracking" is Eric Frew's paper, not "free tracking")
             fix = self.corrector(t.word) if self.corrector is not None else None
             if fix and fix != t.word:
                 alt, alt_bonuses = self._word_branches(fix, analyzers.stem(fix), w.correction)

@@ -94,30 +94,31 @@ class Assigner:
 
     def evidence(self, doc: TopicDoc, use_area: bool = True) -> dict[int, float]:
         """Topic index -> evidence from words and primary area."""
+        return self.scored(doc, use_area)[0]
+
+    def scored(self, doc: TopicDoc, use_area: bool = True) -> tuple[dict[int, float], int | None]:
+        """The evidence, and the topic the source's primary area names (None if it names no
+        specific one): that topic decides the main topic and leads here (a generic one, such as
+        benchmarks, yields to what the benchmark is of)."""
         s: dict[int, float] = {}
         terms = self.matcher.terms
         for i, v in self.term_evidence(doc):
             t = terms[i].topic
             s[t] = s.get(t, 0.0) + v
-        if use_area and doc.primary_area:
-            direct, parent = self._areas(doc.primary_area)
-            for i in parent:
-                if i in s:
-                    s[i] *= AREA_PARENT
-            for i in direct:
-                s[i] = s.get(i, 0.0) + AREA_TOPIC
-            pin = self.named_topic(doc, s)
-            if pin is not None:
-                lead(s, pin)
-        return s
-
-    def named_topic(self, doc: TopicDoc, s: dict[int, float]) -> int | None:
-        """The topic the source's primary area names, if it names a specific one: it decides the
-        main topic (a generic one, such as benchmarks, yields to what the benchmark is of)."""
-        if not doc.primary_area:
-            return None
-        named = sorted(i for i in self._areas(doc.primary_area)[0] if not self.tax.topics[i].generic)
-        return max(named, key=lambda i: s.get(i, 0.0)) if named else None
+        if not (use_area and doc.primary_area):
+            return s, None
+        direct, parent = self._areas(doc.primary_area)
+        for i in parent:
+            if i in s:
+                s[i] *= AREA_PARENT
+        for i in direct:
+            s[i] = s.get(i, 0.0) + AREA_TOPIC
+        named = sorted(i for i in direct if not self.tax.topics[i].generic)
+        if not named:
+            return s, None
+        pin = max(named, key=lambda i: s[i])
+        lead(s, pin)
+        return s, pin
 
     def choose(self, s: dict[int, float]) -> list[tuple[str, float]]:
         """The main topic and up to two more, as (slug, 0..1)."""
@@ -144,10 +145,7 @@ def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: A
                use_area: bool = True) -> Iterator[Assignment]:
     """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity joins in."""
     a = assigner or Assigner()
-    ev: list[Evidence] = []
-    for d in docs:
-        s = a.evidence(d, use_area=use_area)
-        ev.append((d, s, a.named_topic(d, s) if use_area else None))
+    ev: list[Evidence] = [(d, *a.scored(d, use_area)) for d in docs]
     return _choose_all(a, ev, vectors)
 
 
@@ -199,11 +197,7 @@ def _evidence_range(r: tuple[str, str | None]) -> list[tuple[str, str, int, dict
     this worker."""
     assert _FORKED is not None
     a, path = _FORKED
-    out = []
-    for d in Store(path, readonly=True).iter_topic_docs(*r):
-        s = a.evidence(d)
-        out.append((d.id, d.venue, d.year, s, a.named_topic(d, s)))
-    return out
+    return [(d.id, d.venue, d.year, *a.scored(d)) for d in Store(path, readonly=True).iter_topic_docs(*r)]
 
 
 def _add_embedding_evidence(a: Assigner, ev: list[Evidence], vectors: Any) -> None:
