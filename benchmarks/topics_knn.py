@@ -44,7 +44,7 @@ def main() -> None:
     slug = [t.slug for t in a.tax.topics]
 
     def words(d: TopicDoc, lab: Label) -> dict[str, float]:
-        return {slug[i]: v for i, v in a.evidence(blind(d, lab.kind), use_area=False).items()}
+        return {slug[i]: v for i, v in a.evidence(blind(d), use_area=False).items()}
 
     confirmed = []
     for d, lab in train:

@@ -192,3 +192,49 @@ def test_embedding_evidence_does_not_overrule_the_sources_area(tmp_path: Path) -
     assert main_topic(vectors=vectors) == "reinforcement-learning"
     # without the area, the words and the vector both say diffusion
     assert main_topic(vectors=vectors, use_area=False) == "diffusion-models"
+
+
+def test_vector_probe_carries_source_labels_to_unlabelled_papers(tmp_path: Path) -> None:
+    """The probe learns from labelled papers (primary areas mapped to topics) which regions of the
+    vector space are which topic; an unlabelled paper whose words fit two topics equally then gets
+    the one its vector sits with. (The labelled papers' titles say nothing, so no topic centroid
+    forms: the probe alone decides here.) Too few labelled papers: no probe."""
+    from paperlist.index.vectors import VectorIndex, content_hash, publish
+    from paperlist.store import TopicDoc
+    from paperlist.topics.assign import Assigner, assign_all
+    from paperlist.topics.probe import confirmed, fit_probe, probe_from_docs
+
+    rng = np.random.default_rng(2)
+    direction = {"rl": rng.normal(size=384), "graph": rng.normal(size=384)}
+    docs, rows, cache = [], [], {}
+
+    def add(pid: str, title: str, near: str, area: str | None) -> None:
+        v = rng.normal(size=384) + 6 * direction[near]
+        docs.append(TopicDoc(pid, "iclr", 2022, title, "", area))
+        h = content_hash(pid, 128)
+        rows.append((pid, "iclr", 2022, h))
+        cache[h] = (v / np.linalg.norm(v)).astype(np.float32)
+
+    for i in range(110):      # labelled, but their titles say nothing of their topic
+        add(f"r{i}", f"A study of method {i}", "rl", "Reinforcement learning")
+        add(f"g{i}", f"A study of approach {i}", "graph", "Learning on graphs")
+    both = "Graph neural networks and reinforcement learning"
+    add("x-rl", both, "rl", None)
+    add("x-graph", both, "graph", None)
+    publish(tmp_path, rows, cache, 128)
+    vectors = VectorIndex.open(tmp_path)
+    assert vectors is not None
+
+    a = Assigner()
+    assert a.tax.topics[confirmed(a, docs[0], a.evidence(docs[0]))].slug == "reinforcement-learning"
+    assert confirmed(a, docs[-1], a.evidence(docs[-1])) is None           # unlabelled
+    probe = probe_from_docs(a, docs, vectors)
+    assert probe is not None and probe.examples == 220
+    p = probe.proba(np.stack([vectors.vector("x-rl"), vectors.vector("x-graph")]))
+    rl, graph = a.index["reinforcement-learning"], a.index["graph-learning"]
+    assert p[0, rl] > 0.9 and p[1, graph] > 0.9
+    main = {x.paper_id: x.topics[0][0] for x in assign_all(docs, vectors=vectors, assigner=a)}
+    assert main["x-rl"] == "reinforcement-learning" and main["x-graph"] == "graph-learning"
+    words = {x.paper_id: x.topics[0][0] for x in assign_all(docs, assigner=a)}
+    assert words["x-rl"] == words["x-graph"]               # the words alone cannot tell them apart
+    assert fit_probe([(d.id, 0) for d in docs[:50]], vectors, len(a.tax.topics)) is None

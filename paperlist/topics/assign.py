@@ -27,6 +27,7 @@ from typing import Any
 from ..store import Store, TopicDoc
 from .learn import packaged_weights, parse_weights
 from .match import Matcher
+from .probe import Probe, confirmed, fit_probe
 from .taxonomy import Taxonomy, taxonomy
 
 TITLE_W, KEYWORD_W, ABSTRACT_W = 3.0, 2.5, 1.0
@@ -40,6 +41,7 @@ MAX_TOPICS = 3
 CONFIDENT = 4.0              # main-topic evidence that makes a paper part of its topic's centroid
 EMB_FLOOR, EMB_GAIN = 0.25, 8.0   # similarity above the floor, times the gain, is added evidence
 EMB_ONLY_MIN = 0.35          # a paper without term evidence gets its nearest topic above this
+PROBE_GAIN, PROBE_MIN = 10.0, 0.02   # evidence per unit of the vector probe's probability (probe.py)
 PARALLEL_MIN = 20_000       # fewer papers than this: one process (forking costs more)
 _NORM = re.compile(r"[^a-z0-9]+")
 
@@ -142,11 +144,14 @@ def lead(s: dict[int, float], i: int) -> None:
 
 
 def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: Assigner | None = None,
-               use_area: bool = True) -> Iterator[Assignment]:
-    """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity joins in."""
+               use_area: bool = True, probe: Probe | None = None) -> Iterator[Assignment]:
+    """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity and a probe
+    joins in (``probe``, or one fitted from the labelled papers among ``docs``)."""
     a = assigner or Assigner()
     ev: list[Evidence] = [(d, *a.scored(d, use_area)) for d in docs]
-    return _choose_all(a, ev, vectors)
+    if vectors is not None and probe is None:
+        probe = fit_probe(((d.id, confirmed(a, d, s)) for d, s, _ in ev), vectors, len(a.tax.topics))
+    return _choose_all(a, ev, vectors, probe)
 
 
 def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | None = None,
@@ -167,20 +172,25 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
     _FORKED = (a, store.path)
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
-            ev = [(TopicDoc(pid, venue, year, "", "", None), e, pin)
-                  for part in ex.map(_evidence_range, ranges) for pid, venue, year, e, pin in part]
+            parts = list(ex.map(_evidence_range, ranges))
     finally:
         _FORKED = None
-    return _choose_all(a, ev, vectors)
+    ev: list[Evidence] = [(TopicDoc(pid, venue, year, "", "", None), e, pin)
+                          for part in parts for pid, venue, year, e, pin, _ in part]
+    probe = None
+    if vectors is not None:
+        probe = fit_probe(((r[0], r[5]) for part in parts for r in part), vectors, len(a.tax.topics))
+    return _choose_all(a, ev, vectors, probe)
 
 
 # (paper, topic index -> evidence, the topic its source's area names or None)
 Evidence = tuple[TopicDoc, dict[int, float], int | None]
 
 
-def _choose_all(a: Assigner, ev: list[Evidence], vectors: Any | None) -> Iterator[Assignment]:
+def _choose_all(a: Assigner, ev: list[Evidence], vectors: Any | None,
+                probe: Probe | None) -> Iterator[Assignment]:
     if vectors is not None and len(vectors):
-        _add_embedding_evidence(a, ev, vectors)
+        _add_embedding_evidence(a, ev, vectors, probe)
         for _, s, pin in ev:
             if pin is not None:     # similarity is evidence; the source's own area still decides
                 lead(s, pin)
@@ -192,16 +202,21 @@ def _choose_all(a: Assigner, ev: list[Evidence], vectors: Any | None) -> Iterato
 _FORKED: tuple[Assigner, Path] | None = None
 
 
-def _evidence_range(r: tuple[str, str | None]) -> list[tuple[str, str, int, dict[int, float], int | None]]:
-    """(id, venue, year, evidence, named topic) of the papers whose ids are in [r[0], r[1]), read by
-    this worker."""
+def _evidence_range(r: tuple[str, str | None]) -> list[tuple[str, str, int, dict[int, float], int | None, int | None]]:
+    """(id, venue, year, evidence, named topic, confirmed topic) of the papers whose ids are in
+    [r[0], r[1]), read by this worker."""
     assert _FORKED is not None
     a, path = _FORKED
-    return [(d.id, d.venue, d.year, *a.scored(d)) for d in Store(path, readonly=True).iter_topic_docs(*r)]
+    out = []
+    for d in Store(path, readonly=True).iter_topic_docs(*r):
+        s, pin = a.scored(d)
+        out.append((d.id, d.venue, d.year, s, pin, confirmed(a, d, s)))
+    return out
 
 
-def _add_embedding_evidence(a: Assigner, ev: list[Evidence], vectors: Any) -> None:
-    """Centroids from confidently assigned papers, then similarity to them as extra evidence."""
+def _add_embedding_evidence(a: Assigner, ev: list[Evidence], vectors: Any, probe: Probe | None) -> None:
+    """Centroids from confidently assigned papers, then similarity to them as extra evidence; and
+    the probe's topic probabilities (``PROBE_GAIN`` x p, above ``PROBE_MIN``)."""
     import numpy as np
 
     n_topics = len(a.tax.topics)
@@ -220,7 +235,7 @@ def _add_embedding_evidence(a: Assigner, ev: list[Evidence], vectors: Any) -> No
                 sums[i] += np.asarray(vectors.mat[r], dtype=np.float32)
                 counts[i] += 1
     usable = counts >= 20
-    if not usable.any():
+    if not usable.any() and probe is None:
         return
     cent = sums / np.maximum(counts, 1)[:, None]
     cent /= np.maximum(np.linalg.norm(cent, axis=1, keepdims=True), 1e-9)
@@ -234,8 +249,12 @@ def _add_embedding_evidence(a: Assigner, ev: list[Evidence], vectors: Any) -> No
         block = np.empty_like(sims)
         block[order] = sims
         sim = block @ cent.T
-        for k, srow in zip(ks, sim):
+        prob = probe.proba(block) if probe is not None else None
+        for n, (k, srow) in enumerate(zip(ks, sim)):
             s = ev[int(k)][1]
+            if prob is not None and s:
+                for j in np.flatnonzero(prob[n] >= PROBE_MIN).tolist():
+                    s[j] = s.get(j, 0.0) + PROBE_GAIN * float(prob[n, j])
             best = int(np.argmax(srow))
             if not s:
                 if srow[best] >= EMB_ONLY_MIN:

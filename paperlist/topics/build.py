@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..store import Store
+from . import labels
 from .assign import Assigner, assign_store, assignment_rows
 from .learn import packaged_weights
 from .taxonomy import taxonomy
@@ -47,12 +48,14 @@ def _vectors(home: Path) -> Any | None:
 
 def fingerprint(store: Store, home: Path, papers_fp: str | None = None) -> str:
     """What the assignment depends on: the taxonomy, the learned term weights, the papers, the
-    vector generation."""
+    vector generation (and with vectors, the label tables the probe learns from)."""
     from ..index.vectors import current_generation, vectors_root
 
     fp = papers_fp if papers_fp is not None else store.papers_fingerprint()
     weights = hashlib.sha1(packaged_weights().encode()).hexdigest()[:12]
-    return f"{taxonomy().version}:{weights}:{fp}:{current_generation(vectors_root(home)) or '-'}"
+    gen = current_generation(vectors_root(home))
+    vectors = f"{gen}:{labels.version()}" if gen else "-"
+    return f"{taxonomy().version}:{weights}:{fp}:{vectors}"
 
 
 def is_current(store: Store, home: Path) -> bool:

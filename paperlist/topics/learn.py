@@ -54,7 +54,7 @@ def features(assigner: Assigner, labelled: Iterable[tuple[TopicDoc, Label]]) -> 
     f = Features([], [], [], [])
     idx = assigner.index
     for p, (doc, lab) in enumerate(labelled):
-        for term, value in assigner.term_evidence(blind(doc, lab.kind)):
+        for term, value in assigner.term_evidence(blind(doc)):
             f.paper.append(p)
             f.term.append(term)
             f.value.append(value)
