@@ -87,6 +87,8 @@ def doc(title: str, abstract: str = "", keywords: list[str] | None = None, area:
     ("wav2vec 2.0: Self-Supervised Learning of Speech Representations", "", "speech"),
     ("Fourier Neural Operator for Parametric Partial Differential Equations", "", "scientific-ml"),
     ("Towards Deep Learning Models Resistant to Adversarial Attacks", "", "adversarial-robustness"),
+    ("Path Guiding for Monte Carlo Rendering of Global Illumination", "", "graphics-animation"),
+    ("Physics-Based Character Animation with Cloth Simulation", "", "graphics-animation"),
 ])
 def test_papers_get_the_topic_their_words_say(title: str, abstract: str, main: str) -> None:
     got = Assigner().choose(Assigner().evidence(doc(title, abstract)))

@@ -181,6 +181,8 @@ _KEYWORD_GROUPS: list[tuple[set[str], tuple[str, ...]]] = [
     ({"3d-vision"}, ("neural radiance fields", "nerf", "3d reconstruction", "novel view synthesis",
                      "neural rendering", "3d computer vision", "gaussian splatting", "3d gaussian splatting")),
     ({"3d-vision", "detection-segmentation", "visual-recognition"}, ("scene analysis and understanding",)),
+    ({"graphics-animation", "3d-vision"}, ("rendering", "animation", "animation/simulation", "computer graphics",
+                                          "fabrication", "geometry processing", "character animation")),
     ({"video-understanding", "human-centric-vision"}, ("video understanding", "action recognition",
                                                        "video analysis and understanding")),
     ({"low-level-vision"}, ("image restoration", "super-resolution", "image super-resolution", "image denoising",
