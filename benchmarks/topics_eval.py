@@ -28,6 +28,7 @@ from paperlist.topics.assign import Assigner, assign_all
 from paperlist.topics.labels import blind, held_out, label
 from paperlist.topics.probe import probe_from_docs
 
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--home", type=Path, required=True)
@@ -41,7 +42,7 @@ def main() -> None:
     args = ap.parse_args()
     store = Store(args.home / "paperlist.db", readonly=True)
 
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0 = time.perf_counter()
     docs = list(store.iter_topic_docs())
     read_s = time.perf_counter() - t0
     a = Assigner(weights=None if args.weights is None else
