@@ -76,9 +76,12 @@ def test_embed_resumes_after_an_interruption(embed_home: Path) -> None:
     rep = json.loads(r.stdout)
     assert rep["papers"] == 29 and rep["cached"] >= done and rep["embedded"] == 29 - rep["cached"]
     assert rep["published"] == 29 and rep["remaining"] == 0 and not rep["interrupted"]
-    # nothing changed: nothing to embed
+    # the new vectors are topic evidence: topics reassigned, the index rebuilt to carry them
+    assert rep["topics"]["vectors"] == 29 and not rep["topics"]["skipped"] and not rep["index"]["skipped"]
+    # nothing changed: nothing to embed, nothing to reassign
     again = json.loads(_run(embed_home, "embed", "--json").stdout)
     assert again["embedded"] == 0 and again["cached"] == 29
+    assert again["topics"]["skipped"] and again["index"]["skipped"]
 
 
 def test_max_batches_stops_early_and_publishes_what_it_has(tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ import click
 
 from ..index.encoder import DEFAULT_MAX_TOKENS, SemanticUnavailable, missing_reason
 from .common import catch_store_errors, echo_json, fail, home_dir, open_store, with_home
+from .index import print_build, rebuild_index
+from .topics import print_assign, refresh_topics
 
 
 class _Progress:
@@ -38,19 +40,23 @@ class _Progress:
 @click.option("--publish/--no-publish", default=True, show_default=True,
               help="Publish the vectors for searching at the end (also after --max-batches).")
 @click.option("--threads", type=click.IntRange(1, 64), default=None, help="CPU threads for the model.")
+@click.option("--topics/--no-topics", "refresh", default=True, show_default=True,
+              help="After publishing, reassign topics (vectors are evidence) and rebuild the index.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
 @with_home
 @catch_store_errors
 def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish: bool, threads: int | None,
-              as_json: bool, quiet: bool) -> None:
+              refresh: bool, as_json: bool, quiet: bool) -> None:
     """Embed papers (title and abstract) for semantic search and similar papers.
 
     Needs the semantic extra: pip install 'paperlist[semantic]'. Incremental and resumable:
     vectors are cached by a hash of the text, so only new or changed papers are embedded; each
     batch is saved as it finishes, so Ctrl-C (or SIGTERM) loses at most one batch and running the
     command again continues. Newest papers are embedded first. At the end the vectors are
-    published under HOME/vectors/ (switched atomically) for `paperlist serve` and search.
+    published under HOME/vectors/ (switched atomically) for `paperlist serve` and search, and
+    topics are reassigned with the vectors as evidence, then the search index rebuilt to carry
+    them (both skipped when already current; --no-topics skips them).
     """
     from ..index.embed import embed
     from ..index.encoder import Encoder
@@ -66,14 +72,26 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
         return
     rep = embed(store, home_dir(), max_tokens=max_tokens, batch_size=batch_size, max_batches=max_batches,
                 progress=_Progress(quiet or as_json), do_publish=publish, encoder=enc)
+    assigned = built = None
+    if refresh and rep.generation and not rep.interrupted:
+        # the vectors are topic evidence, and the index carries the topics
+        writable = open_store(readonly=False)     # it exists: the read-only open above succeeded
+        assigned = refresh_topics(writable, force=False, quiet=quiet or as_json)
+        built = rebuild_index(writable, force=False, quiet=quiet or as_json)
     if as_json:
-        echo_json(rep.to_dict())
+        out = rep.to_dict()
+        if assigned is not None and built is not None:
+            out["topics"], out["index"] = assigned.to_dict(), built.to_dict()
+        echo_json(out)
     else:
         click.echo(f"papers:   {rep.papers:,}  cached {rep.cached:,}  embedded {rep.embedded:,}  "
                    f"remaining {rep.remaining:,}")
         click.echo(f"encoding: {rep.rate:.1f} texts/s  (max {max_tokens} tokens)  total {rep.seconds:.1f}s")
         if rep.generation:
             click.echo(f"vectors:  {rep.published:,} published -> {rep.generation}")
+        if assigned is not None and built is not None:
+            print_assign(assigned)
+            print_build(built)
         if rep.interrupted:
             click.echo("interrupted: finished batches are saved; run the same command again to continue", err=True)
     sys.exit(130 if rep.interrupted else 0)

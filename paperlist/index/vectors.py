@@ -149,7 +149,9 @@ class PublishReport:
 def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict[bytes, Any],
             max_tokens: int, threads: int = 2) -> tuple[str, int]:
     """Write a generation from (paper id, venue, year, content hash) rows whose hash is cached, and
-    switch CURRENT to it. Returns (generation, rows written)."""
+    switch CURRENT to it. Returns (generation, rows written). When the live generation already
+    holds exactly these rows, nothing is written and it is returned (topics and the index, which
+    depend on the generation, then stay current)."""
     import numpy as np
 
     root = vectors_root(home)
@@ -158,6 +160,7 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
     venues: list[str] = []
     years: list[int] = []
     vecs: list[Any] = []
+    digest = hashlib.sha1(f"{MODEL_NAME}:{max_tokens}".encode())
     for pid, venue, year, h in rows:
         v = cache.get(h)
         if v is not None:
@@ -165,6 +168,15 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
             venues.append(venue)
             years.append(year)
             vecs.append(v)
+            digest.update(f"{pid}\t{venue}\t{year}\t".encode() + h)
+    content = digest.hexdigest()
+    live = current_generation(root)
+    if live is not None:
+        try:
+            if orjson.loads((root / live / "info.json").read_bytes()).get("content") == content:
+                return live, len(ids)
+        except (OSError, orjson.JSONDecodeError):
+            pass
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     gen = f"g{stamp}-{secrets.token_hex(3)}"
     path = root / gen
@@ -181,7 +193,7 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
             _build_ann(path / "ann.usearch", mat, threads)
         (path / "info.json").write_bytes(orjson.dumps({
             "model": MODEL_NAME, "dim": DIM, "max_tokens": max_tokens, "count": len(ids),
-            "venues": names, "built_at": stamp, "ann": len(ids) >= ANN_MIN_ROWS}))
+            "venues": names, "built_at": stamp, "ann": len(ids) >= ANN_MIN_ROWS, "content": content}))
         fsync_dir(path)
     except BaseException:
         shutil.rmtree(path, ignore_errors=True)
