@@ -5,7 +5,9 @@ weighted by hand in the taxonomy times a multiplier learned from labelled papers
 ``weights.tsv``), and the primary area a source gives (OpenReview, AAAI tracks ...): an area that
 names a topic makes it the main topic. When paper vectors exist, a paper's
 cosine similarity to each topic's centroid (the mean vector of papers confidently assigned to it
-by terms) adds evidence too, and gives topics to papers whose words matched nothing.
+by terms) adds evidence too, and gives topics to papers whose words matched nothing; and so does
+a probe learned from the papers their sources label (``probe.py``: ``PROBE_GAIN`` x its topic
+probability), which carries those labels to the papers that have none.
 
 A paper's main topic is its best-scoring one; up to two more follow when they score at least
 ``SECOND_RATIO`` of it. Scores are squashed to 0..1 (``s / (s + 3)``) for display.
