@@ -89,6 +89,9 @@ def doc(title: str, abstract: str = "", keywords: list[str] | None = None, area:
     ("Towards Deep Learning Models Resistant to Adversarial Attacks", "", "adversarial-robustness"),
     ("Path Guiding for Monte Carlo Rendering of Global Illumination", "", "graphics-animation"),
     ("Physics-Based Character Animation with Cloth Simulation", "", "graphics-animation"),
+    # "programming" and "pose estimation" name other topics inside longer terms
+    ("Learning-Augmented Algorithms for Online Linear and Semidefinite Programming", "", "optimization"),
+    ("Real-Time 6D Object Pose Estimation on CPU", "", "3d-vision"),
 ])
 def test_papers_get_the_topic_their_words_say(title: str, abstract: str, main: str) -> None:
     got = Assigner().choose(Assigner().evidence(doc(title, abstract)))
