@@ -24,7 +24,7 @@ from pathlib import Path
 
 from paperlist.index.vectors import VectorIndex
 from paperlist.store import Store
-from paperlist.topics.assign import Assigner, assign_all
+from paperlist.topics.assign import Assigner, assign_all, centroids
 from paperlist.topics.labels import blind, held_out, label
 from paperlist.topics.probe import probe_from_docs
 
@@ -59,18 +59,23 @@ def main() -> None:
     if args.sample and len(labelled) > args.sample:
         labelled = random.sample(labelled, args.sample)
     vecs = VectorIndex.open(args.home) if args.vectors else None
-    probe = None
-    if vecs is not None:   # the vector probe learns from the training side only (probe.py)
+    probe = cent = None
+    if vecs is not None:
+        # As on the site, the topic centroids come from the whole corpus (the held-out labelled
+        # papers blind, so their labels reach no centroid); the probe learns from the training
+        # side only (probe.py).
         t2 = time.perf_counter()
         probe = probe_from_docs(a, docs, vecs, keep=lambda pid: not held_out(pid))
+        cent = centroids(a, [(x, *a.scored(x)) for x in (blind(d) if held_out(d.id) and label(d) else d
+                                                          for d in docs)], vecs)
         print(f"vectors: {len(vecs):,} papers; probe fitted on {probe.examples if probe else 0:,} training-side"
-              f" labelled papers in {time.perf_counter() - t2:.1f}s")
+              f" labelled papers, centroids from all papers, in {time.perf_counter() - t2:.1f}s")
     for kind in ("area", "keyword"):
         part = [(d, lab) for d, lab in labelled if lab.kind == kind]
         if not part:
             continue
         # hide the labelling input from the assigner
-        res = list(assign_all([blind(d) for d, _ in part], vectors=vecs, assigner=a, probe=probe))
+        res = list(assign_all([blind(d) for d, _ in part], vectors=vecs, assigner=a, probe=probe, cent=cent))
         for subset, name in ((None, "all"), (True, "with abstract"), (False, "title only")):
             rows = [(d, lab, r) for (d, lab), r in zip(part, res) if subset is None or bool(d.abstract) == subset]
             if not rows:
@@ -80,7 +85,7 @@ def main() -> None:
             print(f"{kind:<8} {name:<14} n={len(rows):>6,}  precision@1 {hit / len(rows):.3f}"
                   f"  (no topic {none / len(rows):.1%}; precision among assigned {hit / max(1, len(rows) - none):.3f})")
         # as the site runs: the assigner also sees the area / keywords (partly circular, shown apart)
-        seen = list(assign_all([d for d, _ in part], vectors=vecs, assigner=a, probe=probe))
+        seen = list(assign_all([d for d, _ in part], vectors=vecs, assigner=a, probe=probe, cent=cent))
         hit = sum(1 for (_, lab), r in zip(part, seen) if r.topics and r.topics[0][0] in lab.ok)
         any3 = sum(1 for (_, lab), r in zip(part, res) if any(t in lab.ok for t, _ in r.topics))
         print(f"{kind:<8} {'blind, any of 3':<14} n={len(part):>6,}  precision@3 {any3 / len(part):.3f}")

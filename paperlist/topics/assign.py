@@ -146,14 +146,15 @@ def lead(s: dict[int, float], i: int) -> None:
 
 
 def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: Assigner | None = None,
-               use_area: bool = True, probe: Probe | None = None) -> Iterator[Assignment]:
-    """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity and a probe
-    joins in (``probe``, or one fitted from the labelled papers among ``docs``)."""
+               use_area: bool = True, probe: Probe | None = None, cent: Any | None = None) -> Iterator[Assignment]:
+    """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity joins in: to
+    topic centroids (``cent``, or those of ``docs``) and through a probe (``probe``, or one fitted
+    from the labelled papers among ``docs``)."""
     a = assigner or Assigner()
     ev: list[Evidence] = [(d, *a.scored(d, use_area)) for d in docs]
     if vectors is not None and probe is None:
         probe = fit_probe(((d.id, confirmed(a, d, s)) for d, s, _ in ev), vectors, len(a.tax.topics))
-    return _choose_all(a, ev, vectors, probe)
+    return _choose_all(a, ev, vectors, probe, cent)
 
 
 def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | None = None,
@@ -189,10 +190,10 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
 Evidence = tuple[TopicDoc, dict[int, float], int | None]
 
 
-def _choose_all(a: Assigner, ev: list[Evidence], vectors: Any | None,
-                probe: Probe | None) -> Iterator[Assignment]:
+def _choose_all(a: Assigner, ev: list[Evidence], vectors: Any | None, probe: Probe | None,
+                cent: Any | None = None) -> Iterator[Assignment]:
     if vectors is not None and len(vectors):
-        _add_embedding_evidence(a, ev, vectors, probe)
+        _add_embedding_evidence(a, ev, vectors, probe, cent if cent is not None else centroids(a, ev, vectors))
         for _, s, pin in ev:
             if pin is not None:     # similarity is evidence; the source's own area still decides
                 lead(s, pin)
@@ -216,32 +217,41 @@ def _evidence_range(r: tuple[str, str | None]) -> list[tuple[str, str, int, dict
     return out
 
 
-def _add_embedding_evidence(a: Assigner, ev: list[Evidence], vectors: Any, probe: Probe | None) -> None:
-    """Centroids from confidently assigned papers, then similarity to them as extra evidence; and
-    the probe's topic probabilities (``PROBE_GAIN`` x p, above ``PROBE_MIN``)."""
+def centroids(a: Assigner, ev: list[Evidence], vectors: Any) -> Any | None:
+    """Per topic, the unit mean vector of the papers whose main evidence for it is confident
+    (zeros for topics with fewer than 20 of them); None when no topic has enough."""
     import numpy as np
 
     n_topics = len(a.tax.topics)
-    dim = int(vectors.mat.shape[1])
-    sums = np.zeros((n_topics, dim), dtype=np.float32)
+    sums = np.zeros((n_topics, int(vectors.mat.shape[1])), dtype=np.float32)
     counts = np.zeros(n_topics, dtype=np.int64)
-    rows = np.full(len(ev), -1, dtype=np.int64)
-    for k, (d, s, _) in enumerate(ev):
+    for d, s, _ in ev:
         r = vectors.row.get(d.id)
-        if r is None:
-            continue
-        rows[k] = r
-        if s:
+        if r is not None and s:
             i, v = max(s.items(), key=lambda kv: kv[1])
             if v >= CONFIDENT:
                 sums[i] += np.asarray(vectors.mat[r], dtype=np.float32)
                 counts[i] += 1
     usable = counts >= 20
-    if not usable.any() and probe is None:
-        return
+    if not usable.any():
+        return None
     cent = sums / np.maximum(counts, 1)[:, None]
     cent /= np.maximum(np.linalg.norm(cent, axis=1, keepdims=True), 1e-9)
     cent[~usable] = 0.0
+    return cent
+
+
+def _add_embedding_evidence(a: Assigner, ev: list[Evidence], vectors: Any, probe: Probe | None,
+                            cent: Any | None) -> None:
+    """Similarity to the topic centroids (``centroids``) as extra evidence; and the probe's topic
+    probabilities (``PROBE_GAIN`` x p, above ``PROBE_MIN``)."""
+    import numpy as np
+
+    if cent is None:
+        if probe is None:
+            return
+        cent = np.zeros((len(a.tax.topics), int(vectors.mat.shape[1])), dtype=np.float32)
+    rows = np.array([vectors.row.get(d.id, -1) for d, _, _ in ev], dtype=np.int64)
     have = np.flatnonzero(rows >= 0)
     for start in range(0, len(have), 20_000):
         ks = have[start:start + 20_000]
