@@ -14,10 +14,9 @@ from ..citation import bibtex
 from ..index import fulltext
 from ..ingest import FileReport, IngestReport, ingest, merge_pending
 from ..sources import READERS
-from .common import catch_store_errors, echo_json, fail, home_dir, open_store, output_format, with_home
 from ..topics.build import is_current as topics_current
-from .index import print_build, rebuild_index
-from .topics import print_assign, refresh_topics
+from .common import catch_store_errors, echo_json, fail, home_dir, open_store, output_format, with_home
+from .topics import derived_report, refresh_derived
 
 
 class LineProgress:
@@ -79,24 +78,16 @@ def _run_ingest(targets: list[str], fmt: str | None, force: bool, as_json: bool,
     # is no usable index yet (first ingest, or an index written by an older paperlist).
     p = rep.papers
     changed = p.new + p.updated + p.removed > 0
-    built = assigned = None
+    derived = None
     if build_index and (changed or fulltext.needs_build(home_dir()) or not topics_current(store, home_dir())):
         # topics first: the index carries each paper's topics (for topic: filters and facets)
-        assigned = refresh_topics(store, force=changed, quiet=quiet or as_json)
-        built = rebuild_index(store, force=changed, quiet=quiet or as_json)
-    if as_json:
-        out = rep.to_dict()
-        if built is not None:
-            out["index"] = built.to_dict()
-        if assigned is not None:
-            out["topics"] = assigned.to_dict()
-        echo_json(out)
-    else:
+        derived = refresh_derived(store, force=changed, quiet=quiet or as_json)
+    out = rep.to_dict()
+    if not as_json:
         _print_totals(rep)
-        if assigned is not None:
-            print_assign(assigned)
-        if built is not None:
-            print_build(built)
+    derived_report(out, derived, as_json)
+    if as_json:
+        echo_json(out)
     sys.exit(1 if rep.failed else 0)
 
 

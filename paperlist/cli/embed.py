@@ -9,8 +9,7 @@ import click
 
 from ..index.encoder import DEFAULT_MAX_TOKENS, SemanticUnavailable, missing_reason
 from .common import catch_store_errors, echo_json, fail, home_dir, open_store, with_home
-from .index import print_build, rebuild_index
-from .topics import print_assign, refresh_topics
+from .topics import derived_report, refresh_derived
 
 
 class _Progress:
@@ -72,16 +71,14 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
         return
     rep = embed(store, home_dir(), max_tokens=max_tokens, batch_size=batch_size, max_batches=max_batches,
                 progress=_Progress(quiet or as_json), do_publish=publish, encoder=enc)
-    assigned = built = None
+    derived = None
     if refresh and rep.generation and not rep.interrupted:
-        # the vectors are topic evidence, and the index carries the topics
-        writable = open_store(readonly=False)     # it exists: the read-only open above succeeded
-        assigned = refresh_topics(writable, force=False, quiet=quiet or as_json)
-        built = rebuild_index(writable, force=False, quiet=quiet or as_json)
+        # the vectors are topic evidence, and the index carries the topics; the store exists
+        # (the read-only open above succeeded)
+        derived = refresh_derived(open_store(readonly=False), force=False, quiet=quiet or as_json)
     if as_json:
         out = rep.to_dict()
-        if assigned is not None and built is not None:
-            out["topics"], out["index"] = assigned.to_dict(), built.to_dict()
+        derived_report(out, derived, True)
         echo_json(out)
     else:
         click.echo(f"papers:   {rep.papers:,}  cached {rep.cached:,}  embedded {rep.embedded:,}  "
@@ -89,9 +86,7 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
         click.echo(f"encoding: {rep.rate:.1f} texts/s  (max {max_tokens} tokens)  total {rep.seconds:.1f}s")
         if rep.generation:
             click.echo(f"vectors:  {rep.published:,} published -> {rep.generation}")
-        if assigned is not None and built is not None:
-            print_assign(assigned)
-            print_build(built)
+        derived_report({}, derived, False)
         if rep.interrupted:
             click.echo("interrupted: finished batches are saved; run the same command again to continue", err=True)
     sys.exit(130 if rep.interrupted else 0)

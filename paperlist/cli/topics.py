@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from ..index.fulltext import BuildReport
 from ..store import Store
 from ..topics import taxonomy
 from ..topics.build import AssignReport, assign_topics
 from .common import catch_store_errors, echo_json, home_dir, open_store, with_home
+from .index import print_build, rebuild_index
 
 
 def refresh_topics(store: Store, force: bool, quiet: bool = False) -> AssignReport:
@@ -15,6 +19,23 @@ def refresh_topics(store: Store, force: bool, quiet: bool = False) -> AssignRepo
     if not quiet:
         click.echo("  assigning topics ...", err=True)
     return assign_topics(store, home_dir(), force=force)
+
+
+def refresh_derived(store: Store, force: bool, quiet: bool = False) -> tuple[AssignReport, BuildReport]:
+    """Topics, then the search index that carries them (each skipped when current and not
+    ``force``): what ingest and embed run after changing what topics depend on."""
+    return refresh_topics(store, force=force, quiet=quiet), rebuild_index(store, force=force, quiet=quiet)
+
+
+def derived_report(out: dict[str, Any], derived: tuple[AssignReport, BuildReport] | None, as_json: bool) -> None:
+    """Add the topics and index reports to a JSON report, or print their lines."""
+    if derived is None:
+        return
+    if as_json:
+        out["topics"], out["index"] = derived[0].to_dict(), derived[1].to_dict()
+    else:
+        print_assign(derived[0])
+        print_build(derived[1])
 
 
 def print_assign(rep: AssignReport) -> None:

@@ -329,10 +329,6 @@ def _doc(s: tantivy.Searcher, addr: tantivy.DocAddress) -> dict[str, Any]:
     return orjson.loads(blob) if blob else {}
 
 
-def _count(res: tantivy.SearchResult) -> int:
-    return int(getattr(res, "count", 0) or 0)     # the type stubs lack SearchResult.count
-
-
 def _escape(text: str) -> str:
     import html
     return html.escape(text, quote=True)

@@ -8,9 +8,10 @@ paper's acceptable topics are the union over all of its mapped labels: a paper f
 efficient ML. Broad labels ("Machine Learning", "deep learning", "representation learning",
 "robustness", "datasets and benchmarks") are left out: any topic is right for them.
 
-They serve two purposes: measuring the main topic's precision (benchmarks/topics_eval.py) and
+They serve three purposes: measuring the main topic's precision (benchmarks/topics_eval.py),
 learning term weights (``learn.py``) on a split of the labelled papers disjoint from the one
-measured. Both see the paper blind: title and abstract only, every labelled input hidden.
+measured (both see the paper blind: title and abstract only, every labelled input hidden), and,
+on the site, training the vector probe (``probe.py``) that carries the labels to unlabelled papers.
 """
 
 from __future__ import annotations
