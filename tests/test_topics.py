@@ -259,3 +259,72 @@ def test_parallel_assignment_equals_one_process(search_home: Path) -> None:
     two = [(a.paper_id, a.venue, a.year, a.topics) for a in assign_store(store, jobs=2, parallel_min=1)]
     assert len(one) == len(store.paper_ids()) >= 30 and sum(bool(t) for *_, t in one) >= len(one) * 0.6
     assert two == one
+
+
+def _probe_docs() -> list[TopicDoc]:
+    """Labelled papers whose titles carry a word no seed term has ("quokka" in those filed under
+    reinforcement learning, "wombat" in those under graphs), and unlabelled papers to decide."""
+    docs = []
+    for i in range(110):
+        docs.append(TopicDoc(f"r{i:03}", "iclr", 2022, f"The quokka method {i} revisited",
+                             "We study quokka estimators.", "Reinforcement learning"))
+        docs.append(TopicDoc(f"g{i:03}", "iclr", 2022, f"The wombat approach {i} revisited",
+                             "We study wombat estimators.", "Learning on graphs"))
+    both = "Graph neural networks and reinforcement learning"
+    docs += [TopicDoc("x-q", "icml", 2023, f"{both} for quokka", "", None),
+             TopicDoc("x-w", "icml", 2023, f"{both} for wombat", "", None),
+             TopicDoc("y-q", "icml", 2023, "Quokka estimators revisited", "", None)]
+    return docs
+
+
+def test_text_probe_carries_source_labels_to_unlabelled_papers() -> None:
+    """The text probe learns from labelled papers which words mean which topic, words the seed
+    terms do not know: an unlabelled paper whose seed terms fit two topics equally gets the one its
+    other words share with the labelled papers, and a paper no seed term matches gets a topic the
+    probe is confident of. Without the probe (or with too few labelled papers) the words tie."""
+    from paperlist.topics.assign import assign_all
+    from paperlist.topics.textprobe import fit_text_probe, text_probe_from_docs
+
+    a = Assigner()
+    docs = _probe_docs()
+    tp = text_probe_from_docs(a, docs)
+    assert tp is not None and tp.examples == 220
+    p = tp.proba([d for d in docs if d.id.startswith(("x", "y"))])
+    rl, graph = a.index["reinforcement-learning"], a.index["graph-learning"]
+    assert p[0, rl] > 0.8 and p[1, graph] > 0.8 and p[2, rl] > 0.8
+    assert abs(float(p.sum(axis=1)[0]) - 1) < 1e-4
+    main = {x.paper_id: x.topics[0][0] if x.topics else None for x in assign_all(docs, assigner=a)}
+    assert main["x-q"] == "reinforcement-learning" and main["x-w"] == "graph-learning"
+    assert main["y-q"] == "reinforcement-learning"
+    words = {x.paper_id: x.topics[0][0] if x.topics else None for x in assign_all(docs, assigner=a, text_probe=None)}
+    assert words["x-q"] == words["x-w"] and words["y-q"] is None
+    assert fit_text_probe([(d, a.index["reinforcement-learning"]) for d in docs[:50]], len(a.tax.topics)) is None
+    assert fit_text_probe([(d, rl) for d in docs], len(a.tax.topics)) is None        # one topic only
+    # the source's own area still decides a labelled paper's main topic
+    filed = TopicDoc("z", "iclr", 2022, "The quokka method revisited", "", "Learning on graphs")
+    assert next(x for x in assign_all([*docs, filed], assigner=a) if x.paper_id == "z").topics[0][0] == "graph-learning"
+
+
+def test_parallel_assignment_with_the_text_probe_equals_one_process(tmp_path: Path) -> None:
+    """The workers fork twice (word evidence, then the fitted text probe's): same topics as one
+    process, and the probe made its difference there too."""
+    import hashlib
+
+    from paperlist.ingest import merge_pending
+    from paperlist.models import Record
+    from paperlist.store import encode_record
+    from paperlist.topics.assign import assign_all, assign_store
+
+    store = Store(tmp_path / "paperlist.db")
+    recs = [Record(source="test", file="test/probe.json", key=d.id, venue=d.venue, year=d.year, title=d.title,
+                   abstract=d.abstract or None, primary_area=d.primary_area) for d in _probe_docs()]
+    store.replace_file_records("test/probe.json", "test", "test/probe.json", hashlib.sha256(b"p").hexdigest(), 1,
+                               [encode_record(r) for r in recs], 0)
+    merge_pending(store)
+    titles = {d.id: d.title for d in store.iter_topic_docs()}
+    one = [(titles[x.paper_id], x.topics) for x in assign_all(store.iter_topic_docs())]
+    two = [(titles[x.paper_id], x.topics) for x in assign_store(store, jobs=2, parallel_min=1)]
+    assert two == one and len(one) == 223
+    both = "Graph neural networks and reinforcement learning"
+    assert dict(one)[f"{both} for quokka"][0][0] == "reinforcement-learning"
+    assert dict(one)[f"{both} for wombat"][0][0] == "graph-learning"

@@ -7,7 +7,9 @@ names a topic makes it the main topic. When paper vectors exist, a paper's
 cosine similarity to each topic's centroid (the mean vector of papers confidently assigned to it
 by terms) adds evidence too, and gives topics to papers whose words matched nothing; and so does
 a probe learned from the papers their sources label (``probe.py``: ``PROBE_GAIN`` x its topic
-probability), which carries those labels to the papers that have none.
+probability), which carries those labels to the papers that have none. A second probe learns the
+same from the papers' words (``textprobe.py``, ``TEXT_GAIN`` x its probability) and needs no
+vectors.
 
 A paper's main topic is its best-scoring one; up to two more follow when they score at least
 ``SECOND_RATIO`` of it. Scores are squashed to 0..1 (``s / (s + 3)``) for display.
@@ -19,7 +21,7 @@ import multiprocessing
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -30,6 +32,7 @@ from ..store import Store, TopicDoc
 from .learn import packaged_weights, parse_weights
 from .match import Matcher
 from .probe import Probe, confirmed, fit_probe
+from .textprobe import TextProbe, fit_text_probe
 from .taxonomy import Taxonomy, taxonomy
 
 TITLE_W, KEYWORD_W, ABSTRACT_W = 3.0, 2.5, 1.0
@@ -44,6 +47,10 @@ CONFIDENT = 4.0              # main-topic evidence that makes a paper part of it
 EMB_FLOOR, EMB_GAIN = 0.25, 8.0   # similarity above the floor, times the gain, is added evidence
 EMB_ONLY_MIN = 0.35          # a paper without term evidence gets its nearest topic above this
 PROBE_GAIN, PROBE_MIN = 10.0, 0.02   # evidence per unit of the vector probe's probability (probe.py)
+TEXT_GAIN = 20.0             # ... and of the text probe's (textprobe.py), also counted from PROBE_MIN
+TEXT_ONLY_MIN = 0.3          # a paper without word evidence takes a topic the text probe gives this
+# bumped when the method changes what it assigns, so stored topics are recomputed (build.fingerprint)
+METHOD_VERSION = 2
 PARALLEL_MIN = 20_000       # fewer papers than this: one process (forking costs more)
 _NORM = re.compile(r"[^a-z0-9]+")
 
@@ -146,14 +153,21 @@ def lead(s: dict[int, float], i: int) -> None:
 
 
 def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: Assigner | None = None,
-               use_area: bool = True, probe: Probe | None = None, cent: Any | None = None) -> Iterator[Assignment]:
-    """Topics for every paper; with ``vectors`` (a VectorIndex) embedding similarity joins in: to
-    topic centroids (``cent``, or those of ``docs``) and through a probe (``probe``, or one fitted
-    from the labelled papers among ``docs``)."""
+               use_area: bool = True, probe: Probe | None = None, cent: Any | None = None,
+               text_probe: TextProbe | None | str = "fit") -> Iterator[Assignment]:
+    """Topics for every paper. The text probe (``text_probe``, by default fitted from the labelled
+    papers among ``docs``; None for none) adds evidence; with ``vectors`` (a VectorIndex) embedding
+    similarity joins in: to topic centroids (``cent``, or those of ``docs``) and through a probe
+    (``probe``, or one fitted from the labelled papers among ``docs``)."""
     a = assigner or Assigner()
     ev: list[Evidence] = [(d, *a.scored(d, use_area)) for d in docs]
+    confirmations = [(d, confirmed(a, d, s)) for d, s, _ in ev]
+    if text_probe == "fit":
+        text_probe = fit_text_probe(((d, c) for d, c in confirmations if c is not None), len(a.tax.topics))
+    if isinstance(text_probe, TextProbe):
+        _add_text_evidence(ev, text_evidence(text_probe, [d for d, _, _ in ev]))
     if vectors is not None and probe is None:
-        probe = fit_probe(((d.id, confirmed(a, d, s)) for d, s, _ in ev), vectors, len(a.tax.topics))
+        probe = fit_probe(((d.id, c) for d, c in confirmations), vectors, len(a.tax.topics))
     return _choose_all(a, ev, vectors, probe, cent)
 
 
@@ -162,7 +176,9 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
     """``assign_all`` over every paper of a store. The word evidence (nearly all the time) is
     computed by ``jobs`` worker processes (default: the CPUs, at most 4) when the store has at
     least ``parallel_min`` papers: they are forked before any paper is read, and each reads its
-    own range of ids from the store, so that no paper text is held twice."""
+    own range of ids from the store, so that no paper text is held twice. A second round of
+    workers, forked once the text probe is fitted (from the labelled papers' texts, which the
+    first round returns), reads the ranges again for the probe's evidence."""
     a = assigner or Assigner()
     jobs = jobs or min(4, os.cpu_count() or 1)
     ids = sorted(store.paper_ids())
@@ -171,15 +187,14 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
     step = -(-len(ids) // (jobs * 4))
     bounds = ids[::step] + [None]
     ranges = list(pairwise(bounds))
-    global _FORKED
-    _FORKED = (a, store.path)
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
-            parts = list(ex.map(_evidence_range, ranges))
-    finally:
-        _FORKED = None
+    parts = _forked(jobs, _evidence_range, ranges, (a, store.path, None))
     ev: list[Evidence] = [(TopicDoc(pid, venue, year, "", "", None), e, pin)
-                          for part in parts for pid, venue, year, e, pin, _ in part]
+                          for part in parts for pid, venue, year, e, pin, _, _ in part]
+    labelled = ((doc, c) for part in parts for *_, c, doc in part if c is not None)
+    tp = fit_text_probe(labelled, len(a.tax.topics))
+    if tp is not None:
+        _add_text_evidence(ev, [row for part in _forked(jobs, _text_range, ranges, (a, store.path, tp))
+                                for row in part])
     probe = None
     if vectors is not None:
         probe = fit_probe(((r[0], r[5]) for part in parts for r in part), vectors, len(a.tax.topics))
@@ -194,27 +209,69 @@ def _choose_all(a: Assigner, ev: list[Evidence], vectors: Any | None, probe: Pro
                 cent: Any | None = None) -> Iterator[Assignment]:
     if vectors is not None and len(vectors):
         _add_embedding_evidence(a, ev, vectors, probe, cent if cent is not None else centroids(a, ev, vectors))
-        for _, s, pin in ev:
-            if pin is not None:     # similarity is evidence; the source's own area still decides
-                lead(s, pin)
+    for _, s, pin in ev:
+        if pin is not None:     # probes and similarity are evidence; the source's own area still decides
+            lead(s, pin)
     for d, s, _ in ev:
         yield Assignment(d.id, d.venue, d.year, a.choose(s))
 
 
-# What the forked workers use: the compiled assigner and the store's path (set just before the fork).
-_FORKED: tuple[Assigner, Path] | None = None
+def text_evidence(tp: TextProbe, docs: list[TopicDoc]) -> list[list[tuple[int, float]]]:
+    """Per paper, (topic index, ``TEXT_GAIN`` x probability) where the probability reaches
+    ``PROBE_MIN``."""
+    import numpy as np
+
+    p = tp.proba(docs)
+    return [[(int(j), TEXT_GAIN * float(row[j])) for j in np.flatnonzero(row >= PROBE_MIN)] for row in p]
 
 
-def _evidence_range(r: tuple[str, str | None]) -> list[tuple[str, str, int, dict[int, float], int | None, int | None]]:
-    """(id, venue, year, evidence, named topic, confirmed topic) of the papers whose ids are in
-    [r[0], r[1]), read by this worker."""
+def _add_text_evidence(ev: list[Evidence], rows: list[list[tuple[int, float]]]) -> None:
+    """Adds the text probe's evidence; a paper whose words name no seed term takes only a topic the
+    probe is confident of (``TEXT_ONLY_MIN``)."""
+    assert len(rows) == len(ev)
+    for (_, s, _), row in zip(ev, rows):
+        floor = 0.0 if s else TEXT_GAIN * TEXT_ONLY_MIN
+        for j, v in row:
+            if v >= floor:
+                s[j] = s.get(j, 0.0) + v
+
+
+# What the forked workers use: the compiled assigner, the store's path and the text probe (set
+# just before the fork).
+_FORKED: tuple[Assigner, Path, TextProbe | None] | None = None
+
+
+def _forked(jobs: int, fn: Callable[[tuple[str, str | None]], list[Any]], ranges: list[tuple[str, str | None]],
+            state: tuple[Assigner, Path, TextProbe | None]) -> list[list[Any]]:
+    """``fn`` over ``ranges`` in ``jobs`` processes forked with ``state`` (as ``_FORKED``)."""
+    global _FORKED
+    _FORKED = state
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
+            return list(ex.map(fn, ranges))
+    finally:
+        _FORKED = None
+
+
+def _evidence_range(r: tuple[str, str | None]) -> list[tuple[str, str, int, dict[int, float], int | None,
+                                                              int | None, TopicDoc | None]]:
+    """(id, venue, year, evidence, named topic, confirmed topic, the paper if it has one) of the
+    papers whose ids are in [r[0], r[1]), read by this worker."""
     assert _FORKED is not None
-    a, path = _FORKED
+    a, path, _ = _FORKED
     out = []
     for d in Store(path, readonly=True).iter_topic_docs(*r):
         s, pin = a.scored(d)
-        out.append((d.id, d.venue, d.year, s, pin, confirmed(a, d, s)))
+        c = confirmed(a, d, s)
+        out.append((d.id, d.venue, d.year, s, pin, c, d if c is not None else None))
     return out
+
+
+def _text_range(r: tuple[str, str | None]) -> list[list[tuple[int, float]]]:
+    """The text probe's evidence (``text_evidence``) for the papers whose ids are in [r[0], r[1])."""
+    assert _FORKED is not None and _FORKED[2] is not None
+    _, path, tp = _FORKED
+    return text_evidence(tp, list(Store(path, readonly=True).iter_topic_docs(*r)))
 
 
 def centroids(a: Assigner, ev: list[Evidence], vectors: Any) -> Any | None:
