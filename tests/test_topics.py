@@ -328,3 +328,23 @@ def test_parallel_assignment_with_the_text_probe_equals_one_process(tmp_path: Pa
     both = "Graph neural networks and reinforcement learning"
     assert dict(one)[f"{both} for quokka"][0][0] == "reinforcement-learning"
     assert dict(one)[f"{both} for wombat"][0][0] == "graph-learning"
+
+
+def test_label_shift_moves_probe_probabilities_to_the_corpus_mix() -> None:
+    """The labelled papers' topic mix is not the corpus's: a probe that only knows the training
+    mix, corrected fully (alpha 1), gives the corpus mix; the tempered default moves halfway (in
+    log odds); topics missing on either side are left alone; no correction leaves p unchanged."""
+    import numpy as np
+
+    from paperlist.topics.probe import PRIOR_ALPHA, label_shift, shifted
+
+    train, corpus = [90, 10, 0, 5], [50, 50, 7, 0]
+    prior = np.array([[90, 10, 0, 5]], dtype=np.float32) / 105
+    full = shifted(prior.copy(), label_shift(train, corpus, alpha=1.0))
+    assert np.allclose(full[0, :2] / full[0, :2].sum(), [0.5, 0.5], atol=1e-6)
+    f = label_shift(train, corpus)
+    assert f[1] > 1 > f[0] and f[2] == 1 and f[3] == 1 and 0 < PRIOR_ALPHA < 1
+    half = shifted(prior.copy(), f)
+    assert 0.1 < half[0, 1] / half[0, :2].sum() < 0.5 and abs(float(half.sum()) - 1) < 1e-6
+    assert np.array_equal(shifted(prior.copy(), None), prior)
+    assert np.array_equal(label_shift([0, 0], [1, 2]), np.ones(2, dtype=np.float32))

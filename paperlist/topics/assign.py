@@ -31,7 +31,7 @@ from typing import Any
 from ..store import Store, TopicDoc
 from .learn import packaged_weights, parse_weights
 from .match import Matcher
-from .probe import Probe, confirmed, fit_probe
+from .probe import Probe, confirmed, fit_probe, label_shift
 from .textprobe import TextProbe, fit_text_probe
 from .taxonomy import Taxonomy, taxonomy
 
@@ -162,12 +162,14 @@ def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: A
     a = assigner or Assigner()
     ev: list[Evidence] = [(d, *a.scored(d, use_area)) for d in docs]
     confirmations = [(d, confirmed(a, d, s)) for d, s, _ in ev]
+    mix = corpus_mix(a, ev)
     if text_probe == "fit":
-        text_probe = fit_text_probe(((d, c) for d, c in confirmations if c is not None), len(a.tax.topics))
+        text_probe = _shifted(fit_text_probe(((d, c) for d, c in confirmations if c is not None),
+                                             len(a.tax.topics)), mix)
     if isinstance(text_probe, TextProbe):
         _add_text_evidence(ev, text_evidence(text_probe, [d for d, _, _ in ev]))
     if vectors is not None and probe is None:
-        probe = fit_probe(((d.id, c) for d, c in confirmations), vectors, len(a.tax.topics))
+        probe = _shifted(fit_probe(((d.id, c) for d, c in confirmations), vectors, len(a.tax.topics)), mix)
     return _choose_all(a, ev, vectors, probe, cent)
 
 
@@ -190,15 +192,33 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
     parts = _forked(jobs, _evidence_range, ranges, (a, store.path, None))
     ev: list[Evidence] = [(TopicDoc(pid, venue, year, "", "", None), e, pin)
                           for part in parts for pid, venue, year, e, pin, _, _ in part]
+    mix = corpus_mix(a, ev)
     labelled = ((doc, c) for part in parts for *_, c, doc in part if c is not None)
-    tp = fit_text_probe(labelled, len(a.tax.topics))
+    tp = _shifted(fit_text_probe(labelled, len(a.tax.topics)), mix)
     if tp is not None:
         _add_text_evidence(ev, [row for part in _forked(jobs, _text_range, ranges, (a, store.path, tp))
                                 for row in part])
     probe = None
     if vectors is not None:
-        probe = fit_probe(((r[0], r[5]) for part in parts for r in part), vectors, len(a.tax.topics))
+        probe = _shifted(fit_probe(((r[0], r[5]) for part in parts for r in part), vectors, len(a.tax.topics)), mix)
     return _choose_all(a, ev, vectors, probe)
+
+
+def corpus_mix(a: Assigner, ev: list[Evidence]) -> list[int]:
+    """Papers per topic that their words (and area) make the main one: the corpus's topic mix,
+    against which the probes' label shift is corrected (``probe.label_shift``)."""
+    counts = [0] * len(a.tax.topics)
+    for _, s, _ in ev:
+        if s:
+            counts[max(s.items(), key=lambda kv: (kv[1], -kv[0]))[0]] += 1
+    return counts
+
+
+def _shifted(probe: Any, mix: list[int]) -> Any:
+    """``probe`` (a Probe, a TextProbe or None) corrected for label shift towards ``mix``."""
+    if probe is not None:
+        probe.prior = label_shift(probe.targets, mix)
+    return probe
 
 
 # (paper, topic index -> evidence, the topic its source's area names or None)

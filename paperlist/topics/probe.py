@@ -10,6 +10,14 @@ authors filed them under reinforcement learning is likely about it.
 
 Nothing is stored: the probe is refitted whenever topics are assigned, from the store's labelled
 papers (the benchmark fits it on the training side of ``labels.held_out`` only).
+
+The labelled papers are not a sample of the corpus: they come from OpenReview, AAAI and IJCAI,
+where computer vision, robotics and medicine are rare, so a probe learns that those topics are
+rare. ``label_shift`` corrects for it (both probes use it): each topic's probability is multiplied by
+(its share of the corpus / its share of the training targets) ** ``PRIOR_ALPHA`` and renormalised,
+the corpus share being that of the papers' main topics by their words. The tempered correction
+(0.5; the full one is 1) cost nothing on the labelled papers and gives the topics that labels
+seldom confirm their share back.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ MIN_EXAMPLES = 200          # fewer labelled papers with vectors than this: no p
 L2 = 1e-3
 EPOCHS = 300
 SCALE = 10.0                # unit vectors times this: cosines become logits of a useful range
+PRIOR_ALPHA = 0.5           # strength of the label-shift correction (see above)
 
 
 def confirmed(a: Assigner, doc: TopicDoc, evidence: dict[int, float]) -> int | None:
@@ -40,11 +49,35 @@ def confirmed(a: Assigner, doc: TopicDoc, evidence: dict[int, float]) -> int | N
     return max(ok, key=lambda i: (evidence[i], -i)) if ok else None
 
 
+def label_shift(targets: Any, corpus: Any, alpha: float = PRIOR_ALPHA) -> Any:
+    """Per topic, (corpus share / training-target share) ** alpha, from counts per topic; 1 where
+    either is 0 (a topic never trained on gets no probability anyway)."""
+    import numpy as np
+
+    t = np.asarray(targets, dtype=np.float64)
+    c = np.asarray(corpus, dtype=np.float64)
+    if t.sum() <= 0 or c.sum() <= 0:
+        return np.ones(len(t), dtype=np.float32)
+    ratio = np.where((t > 0) & (c > 0), (c / c.sum()) / np.maximum(t / t.sum(), 1e-12), 1.0)
+    return (ratio ** alpha).astype(np.float32)
+
+
+def shifted(p: Any, prior: Any | None) -> Any:
+    """Probabilities (rows) times the label-shift factors, renormalised; unchanged without them."""
+    if prior is None:
+        return p
+    p = p * prior
+    p /= p.sum(axis=1, keepdims=True).clip(min=1e-12)
+    return p
+
+
 @dataclass(slots=True)
 class Probe:
     weights: Any                # (dim, topics) float32
     bias: Any                   # (topics,) float32
     examples: int
+    targets: Any = None         # training examples per topic
+    prior: Any = None           # label-shift factors per topic (``label_shift``), or None
 
     def proba(self, vecs: Any) -> Any:
         """Topic probabilities for rows of unit vectors (float16 or float32)."""
@@ -54,7 +87,7 @@ class Probe:
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
-        return p
+        return shifted(p, self.prior)
 
 
 def fit(vecs: Any, targets: Any, n_topics: int, l2: float = L2, epochs: int = EPOCHS,
@@ -83,7 +116,7 @@ def fit(vecs: Any, targets: Any, n_topics: int, l2: float = L2, epochs: int = EP
             b *= 0.999
             b += 0.001 * gr * gr
             par -= lr * (a / (1 - 0.9 ** step)) / (np.sqrt(b / (1 - 0.999 ** step)) + 1e-8)
-    return Probe(params[0], params[1], n)
+    return Probe(params[0], params[1], n, np.bincount(np.asarray(targets), minlength=n_topics))
 
 
 def fit_probe(examples: Iterable[tuple[str, int | None]], vectors: Any, n_topics: int,

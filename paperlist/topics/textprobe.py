@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .labels import label
-from .probe import confirmed
+from .probe import confirmed, shifted
 
 if TYPE_CHECKING:
     from ..store import TopicDoc
@@ -46,6 +46,8 @@ class TextProbe:
     columns: Any                # the topic index of each of the model's classes
     n_topics: int
     examples: int
+    targets: Any = None         # training examples per topic
+    prior: Any = None           # label-shift factors per topic (``probe.label_shift``), or None
 
     def proba(self, docs: Sequence[TopicDoc]) -> Any:
         """(len(docs), n_topics) float32 topic probabilities (topics never confirmed get 0)."""
@@ -55,7 +57,7 @@ class TextProbe:
         for start in range(0, len(docs), BATCH):
             x = self.vectorizer.transform([text_of(d) for d in docs[start:start + BATCH]])
             out[start:start + x.shape[0], self.columns] = self.model.predict_proba(x)
-        return out
+        return shifted(out, self.prior)
 
 
 def fit_text_probe(examples: Iterable[tuple[TopicDoc, int | None]], n_topics: int,
@@ -77,12 +79,14 @@ def fit_text_probe(examples: Iterable[tuple[TopicDoc, int | None]], n_topics: in
         x = vectorizer.fit_transform([text for _, text, _ in pairs])
     except ValueError:          # no word is used by MIN_DF papers
         return None
+    y = np.asarray([t for _, _, t in pairs])
     model = LogisticRegression(C=C, max_iter=MAX_ITER)
     with warnings.catch_warnings():
         # lbfgs stopping at MAX_ITER is fine (see MAX_ITER)
         warnings.simplefilter("ignore", ConvergenceWarning)
-        model.fit(x, np.asarray([t for _, _, t in pairs]))
-    return TextProbe(vectorizer, model, np.asarray(model.classes_, dtype=np.int64), n_topics, len(pairs))
+        model.fit(x, y)
+    return TextProbe(vectorizer, model, np.asarray(model.classes_, dtype=np.int64), n_topics, len(pairs),
+                     np.bincount(y, minlength=n_topics))
 
 
 def text_probe_from_docs(a: Assigner, docs: Iterable[TopicDoc],
