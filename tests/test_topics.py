@@ -348,3 +348,24 @@ def test_label_shift_moves_probe_probabilities_to_the_corpus_mix() -> None:
     assert 0.1 < half[0, 1] / half[0, :2].sum() < 0.5 and abs(float(half.sum()) - 1) < 1e-6
     assert np.array_equal(shifted(prior.copy(), None), prior)
     assert np.array_equal(label_shift([0, 0], [1, 2]), np.ones(2, dtype=np.float32))
+
+
+def test_label_shift_leaves_the_labelling_venue_years_alone() -> None:
+    """The venue-years whose sources label papers already have the probes' training mix: only
+    the others are shifted, and the corpus mix is theirs."""
+    import numpy as np
+
+    from paperlist.topics.assign import corpus_mix, labelling_groups
+    from paperlist.topics.probe import shifted
+
+    a = Assigner()
+    docs = [TopicDoc(f"p{i}", "iclr" if i < 10 else "cvpr", 2024, "t", "", None) for i in range(20)]
+    ev = [(d, {0: 1.0} if d.venue == "iclr" else {1: 2.0, 0: 1.0}, None) for d in docs]
+    confirmed = [0 if i < 3 else None for i in range(20)]          # 3 of 10 ICLR papers labelled
+    groups = labelling_groups(ev, confirmed)
+    assert groups == frozenset({("iclr", 2024)})
+    mix = corpus_mix(a, ev, groups)
+    assert mix[1] == 10 and mix[0] == 0 and sum(mix) == 10
+    p = np.array([[0.5, 0.5], [0.5, 0.5]], dtype=np.float32)
+    out = shifted(p, np.array([1.0, 3.0], dtype=np.float32), np.array([False, True]))
+    assert np.allclose(out[0], [0.5, 0.5]) and np.allclose(out[1], [0.25, 0.75])

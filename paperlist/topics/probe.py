@@ -13,11 +13,12 @@ papers (the benchmark fits it on the training side of ``labels.held_out`` only).
 
 The labelled papers are not a sample of the corpus: they come from OpenReview, AAAI and IJCAI,
 where computer vision, robotics and medicine are rare, so a probe learns that those topics are
-rare. ``label_shift`` corrects for it (both probes use it): each topic's probability is multiplied by
-(its share of the corpus / its share of the training targets) ** ``PRIOR_ALPHA`` and renormalised,
-the corpus share being that of the papers' main topics by their words. The tempered correction
-(0.5; the full one is 1) cost nothing on the labelled papers and gives the topics that labels
-seldom confirm their share back.
+rare. ``label_shift`` corrects for it (both probes use it) for the papers of venue-years whose source
+labels few papers: each topic's probability is multiplied by (its share of those papers / its share
+of the training targets) ** ``PRIOR_ALPHA`` and renormalised, the share being that of the papers'
+main topics by their words. The venue-years that supply the labels have the training mix already
+and are left as they are. The tempered correction (0.5; the full one is 1) gives the topics that
+labels seldom confirm their share back.
 """
 
 from __future__ import annotations
@@ -62,9 +63,14 @@ def label_shift(targets: Any, corpus: Any, alpha: float = PRIOR_ALPHA) -> Any:
     return (ratio ** alpha).astype(np.float32)
 
 
-def shifted(p: Any, prior: Any | None) -> Any:
-    """Probabilities (rows) times the label-shift factors, renormalised; unchanged without them."""
+def shifted(p: Any, prior: Any | None, rows: Any | None = None) -> Any:
+    """Probabilities (rows) times the label-shift factors, renormalised; unchanged without them.
+    Only the ``rows`` (a boolean mask) when given."""
     if prior is None:
+        return p
+    if rows is not None:
+        p = p.copy()
+        p[rows] = shifted(p[rows], prior)
         return p
     p = p * prior
     p /= p.sum(axis=1, keepdims=True).clip(min=1e-12)
@@ -78,16 +84,18 @@ class Probe:
     examples: int
     targets: Any = None         # training examples per topic
     prior: Any = None           # label-shift factors per topic (``label_shift``), or None
+    labelling: frozenset[tuple[str, int]] = frozenset()    # (venue, year)s the shift leaves alone
 
-    def proba(self, vecs: Any) -> Any:
-        """Topic probabilities for rows of unit vectors (float16 or float32)."""
+    def proba(self, vecs: Any, shift: Any | None = None) -> Any:
+        """Topic probabilities for rows of unit vectors (float16 or float32), corrected for label
+        shift in the ``shift`` rows (a boolean mask; default all)."""
         import numpy as np
 
         z = (np.asarray(vecs, dtype=np.float32) * SCALE) @ self.weights + self.bias
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
-        return shifted(p, self.prior)
+        return shifted(p, self.prior, shift)
 
 
 def fit(vecs: Any, targets: Any, n_topics: int, l2: float = L2, epochs: int = EPOCHS,

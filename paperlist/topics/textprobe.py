@@ -48,6 +48,7 @@ class TextProbe:
     examples: int
     targets: Any = None         # training examples per topic
     prior: Any = None           # label-shift factors per topic (``probe.label_shift``), or None
+    labelling: frozenset[tuple[str, int]] = frozenset()    # (venue, year)s the shift leaves alone
 
     def proba(self, docs: Sequence[TopicDoc]) -> Any:
         """(len(docs), n_topics) float32 topic probabilities (topics never confirmed get 0)."""
@@ -57,7 +58,7 @@ class TextProbe:
         for start in range(0, len(docs), BATCH):
             x = self.vectorizer.transform([text_of(d) for d in docs[start:start + BATCH]])
             out[start:start + x.shape[0], self.columns] = self.model.predict_proba(x)
-        return shifted(out, self.prior)
+        return shifted(out, self.prior, np.array([(d.venue, d.year) not in self.labelling for d in docs], dtype=bool))
 
 
 def fit_text_probe(examples: Iterable[tuple[TopicDoc, int | None]], n_topics: int,
