@@ -26,14 +26,14 @@ from pathlib import Path
 
 from paperlist.index.vectors import VectorIndex
 from paperlist.store import Store
-from paperlist.topics.assign import Assigner, assign_all, centroids, corpus_mix, labelling_groups
+from paperlist.topics.assign import Assigner, assign_all, centroids
 from paperlist.topics.labels import blind, held_out, label
 
 
 def tuning(paper_id: str) -> bool:
     """A third of the training side, for ``--split tune`` (a hash of the id, unlike held_out's)."""
     return not held_out(paper_id) and int(hashlib.sha1(("t" + paper_id).encode()).hexdigest()[:8], 16) % 3 == 0
-from paperlist.topics.probe import confirmed, label_shift, probe_from_docs
+from paperlist.topics.probe import confirmed, corpus_mix, labelling_groups, probe_from_docs, shift_towards
 from paperlist.topics.textprobe import text_probe_from_docs
 
 
@@ -79,24 +79,23 @@ def main() -> None:
     t2 = time.perf_counter()
     ev_all = [(x, *a.scored(x)) for x in (blind(d) if unseen(d.id) and label(d) else d for d in docs)]
     # the venue-years whose sources label papers, as the site sees them (labels not hidden)
-    labelling = labelling_groups(ev_all, [confirmed(a, d, a.evidence(d)) if label(d) else None for d in docs])
-    mix = corpus_mix(a, ev_all, labelling)
+    labelling = labelling_groups([(d.venue, d.year) for d in docs],
+                                 [confirmed(a, d, a.evidence(d)) if label(d) else None for d in docs])
+    mix = corpus_mix(len(a.tax.topics), ev_all, labelling)
     print(f"corpus topic mix (words, {len(labelling)} labelling venue-years left unshifted) in"
           f" {time.perf_counter() - t2:.1f}s")
     tp = None
     if not args.no_text_probe:
         t2 = time.perf_counter()
         tp = text_probe_from_docs(a, docs, keep=lambda pid: not unseen(pid))
-        if tp is not None:
-            tp.prior, tp.labelling = label_shift(tp.targets, mix), labelling
+        shift_towards(tp, mix, labelling)
         print(f"text probe fitted on {tp.examples if tp else 0:,} training-side labelled papers"
               f" in {time.perf_counter() - t2:.1f}s")
     probe = cent = None
     if vecs is not None:
         t2 = time.perf_counter()
         probe = probe_from_docs(a, docs, vecs, keep=lambda pid: not unseen(pid))
-        if probe is not None:
-            probe.prior, probe.labelling = label_shift(probe.targets, mix), labelling
+        shift_towards(probe, mix, labelling)
         cent = centroids(a, ev_all, vecs)
         print(f"vectors: {len(vecs):,} papers; probe fitted on {probe.examples if probe else 0:,} training-side"
               f" labelled papers, centroids from all papers, in {time.perf_counter() - t2:.1f}s")

@@ -355,16 +355,14 @@ def test_label_shift_leaves_the_labelling_venue_years_alone() -> None:
     the others are shifted, and the corpus mix is theirs."""
     import numpy as np
 
-    from paperlist.topics.assign import corpus_mix, labelling_groups
-    from paperlist.topics.probe import shifted
+    from paperlist.topics.probe import corpus_mix, labelling_groups, shifted
 
-    a = Assigner()
     docs = [TopicDoc(f"p{i}", "iclr" if i < 10 else "cvpr", 2024, "t", "", None) for i in range(20)]
     ev = [(d, {0: 1.0} if d.venue == "iclr" else {1: 2.0, 0: 1.0}, None) for d in docs]
     confirmed = [0 if i < 3 else None for i in range(20)]          # 3 of 10 ICLR papers labelled
-    groups = labelling_groups(ev, confirmed)
+    groups = labelling_groups([(d.venue, d.year) for d in docs], confirmed)
     assert groups == frozenset({("iclr", 2024)})
-    mix = corpus_mix(a, ev, groups)
+    mix = corpus_mix(4, ev, groups)
     assert mix[1] == 10 and mix[0] == 0 and sum(mix) == 10
     p = np.array([[0.5, 0.5], [0.5, 0.5]], dtype=np.float32)
     out = shifted(p, np.array([1.0, 3.0], dtype=np.float32), np.array([False, True]))

@@ -31,9 +31,9 @@ from typing import Any
 from ..store import Store, TopicDoc
 from .learn import packaged_weights, parse_weights
 from .match import Matcher
-from .probe import Probe, confirmed, fit_probe, label_shift
-from .textprobe import TextProbe, fit_text_probe
+from .probe import Probe, confirmed, corpus_mix, fit_probe, labelling_groups, shift_towards
 from .taxonomy import Taxonomy, taxonomy
+from .textprobe import TextProbe, fit_text_probe
 
 TITLE_W, KEYWORD_W, ABSTRACT_W = 3.0, 2.5, 1.0
 AREA_TOPIC = 2.0             # the source's primary area names this topic
@@ -46,7 +46,6 @@ MAX_TOPICS = 3
 CONFIDENT = 4.0              # main-topic evidence that makes a paper part of its topic's centroid
 EMB_FLOOR, EMB_GAIN = 0.25, 8.0   # similarity above the floor, times the gain, is added evidence
 EMB_ONLY_MIN = 0.35          # a paper without term evidence gets its nearest topic above this
-LABELLING_SHARE = 0.2       # a venue-year whose sources label this share of papers: no label shift
 PROBE_GAIN, PROBE_MIN = 10.0, 0.02   # evidence per unit of the vector probe's probability (probe.py)
 TEXT_GAIN = 20.0             # ... and of the text probe's (textprobe.py), also counted from PROBE_MIN
 TEXT_ONLY_MIN = 0.3          # a paper without word evidence takes a topic the text probe gives this
@@ -163,15 +162,15 @@ def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: A
     a = assigner or Assigner()
     ev: list[Evidence] = [(d, *a.scored(d, use_area)) for d in docs]
     confirmations = [(d, confirmed(a, d, s)) for d, s, _ in ev]
-    labelling = labelling_groups(ev, [c for _, c in confirmations])
-    mix = corpus_mix(a, ev, labelling)
+    labelling = labelling_groups([(d.venue, d.year) for d, _, _ in ev], [c for _, c in confirmations])
+    mix = corpus_mix(len(a.tax.topics), ev, labelling)
     if text_probe == "fit":
-        text_probe = _shifted(fit_text_probe(((d, c) for d, c in confirmations if c is not None),
+        text_probe = shift_towards(fit_text_probe(((d, c) for d, c in confirmations if c is not None),
                                              len(a.tax.topics)), mix, labelling)
     if isinstance(text_probe, TextProbe):
         _add_text_evidence(ev, text_evidence(text_probe, [d for d, _, _ in ev]))
     if vectors is not None and probe is None:
-        probe = _shifted(fit_probe(((d.id, c) for d, c in confirmations), vectors, len(a.tax.topics)), mix, labelling)
+        probe = shift_towards(fit_probe(((d.id, c) for d, c in confirmations), vectors, len(a.tax.topics)), mix, labelling)
     return _choose_all(a, ev, vectors, probe, cent)
 
 
@@ -194,49 +193,22 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
     parts = _forked(jobs, _evidence_range, ranges, (a, store.path, None))
     ev: list[Evidence] = [(TopicDoc(pid, venue, year, "", "", None), e, pin)
                           for part in parts for pid, venue, year, e, pin, _, _ in part]
-    labelling = labelling_groups(ev, [r[5] for part in parts for r in part])
-    mix = corpus_mix(a, ev, labelling)
+    labelling = labelling_groups([(d.venue, d.year) for d, _, _ in ev], [r[5] for part in parts for r in part])
+    mix = corpus_mix(len(a.tax.topics), ev, labelling)
     labelled = ((doc, c) for part in parts for *_, c, doc in part if c is not None)
-    tp = _shifted(fit_text_probe(labelled, len(a.tax.topics)), mix, labelling)
+    tp = shift_towards(fit_text_probe(labelled, len(a.tax.topics)), mix, labelling)
     if tp is not None:
         _add_text_evidence(ev, [row for part in _forked(jobs, _text_range, ranges, (a, store.path, tp))
                                 for row in part])
     probe = None
     if vectors is not None:
-        probe = _shifted(fit_probe(((r[0], r[5]) for part in parts for r in part), vectors, len(a.tax.topics)),
+        probe = shift_towards(fit_probe(((r[0], r[5]) for part in parts for r in part), vectors, len(a.tax.topics)),
                          mix, labelling)
     return _choose_all(a, ev, vectors, probe)
 
 
-def labelling_groups(ev: list[Evidence], confirmed_topics: list[int | None]) -> frozenset[tuple[str, int]]:
-    """The (venue, year)s where at least ``LABELLING_SHARE`` of the papers have a confirmed label:
-    the probes' training mix is theirs, so the label-shift correction leaves them alone."""
-    n: dict[tuple[str, int], int] = {}
-    lab: dict[tuple[str, int], int] = {}
-    for (d, _, _), c in zip(ev, confirmed_topics, strict=True):
-        g = (d.venue, d.year)
-        n[g] = n.get(g, 0) + 1
-        lab[g] = lab.get(g, 0) + (c is not None)
-    return frozenset(g for g in n if lab[g] >= LABELLING_SHARE * n[g])
-
-
-def corpus_mix(a: Assigner, ev: list[Evidence], labelling: frozenset[tuple[str, int]] = frozenset()) -> list[int]:
-    """Papers per topic that their words (and area) make the main one, outside the ``labelling``
-    venue-years: the topic mix that the probes' label shift is corrected to (``probe.label_shift``)."""
-    counts = [0] * len(a.tax.topics)
-    for d, s, _ in ev:
-        if s and (d.venue, d.year) not in labelling:
-            counts[max(s.items(), key=lambda kv: (kv[1], -kv[0]))[0]] += 1
-    return counts
-
-
-def _shifted(probe: Any, mix: list[int], labelling: frozenset[tuple[str, int]]) -> Any:
-    """``probe`` (a Probe, a TextProbe or None) corrected for label shift towards ``mix`` outside
-    the ``labelling`` venue-years."""
-    if probe is not None:
-        probe.prior = label_shift(probe.targets, mix)
-        probe.labelling = labelling
-    return probe
+# (paper, topic index -> evidence, the topic its source's area names or None)
+Evidence = tuple[TopicDoc, dict[int, float], int | None]
 
 
 def _choose_all(a: Assigner, ev: list[Evidence], vectors: Any | None, probe: Probe | None,

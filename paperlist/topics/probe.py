@@ -38,6 +38,7 @@ L2 = 1e-3
 EPOCHS = 300
 SCALE = 10.0                # unit vectors times this: cosines become logits of a useful range
 PRIOR_ALPHA = 0.5           # strength of the label-shift correction (see above)
+LABELLING_SHARE = 0.2       # a venue-year whose sources label this share of papers: no label shift
 
 
 def confirmed(a: Assigner, doc: TopicDoc, evidence: dict[int, float]) -> int | None:
@@ -61,6 +62,38 @@ def label_shift(targets: Any, corpus: Any, alpha: float = PRIOR_ALPHA) -> Any:
         return np.ones(len(t), dtype=np.float32)
     ratio = np.where((t > 0) & (c > 0), (c / c.sum()) / np.maximum(t / t.sum(), 1e-12), 1.0)
     return (ratio ** alpha).astype(np.float32)
+
+
+def labelling_groups(groups: list[tuple[str, int]], confirmed_topics: list[int | None]) -> frozenset[tuple[str, int]]:
+    """The (venue, year)s (one per paper in ``groups``) where at least ``LABELLING_SHARE`` of the
+    papers have a confirmed topic: the probes' training mix is theirs, so the label-shift
+    correction leaves them alone."""
+    n: dict[tuple[str, int], int] = {}
+    lab: dict[tuple[str, int], int] = {}
+    for g, c in zip(groups, confirmed_topics, strict=True):
+        n[g] = n.get(g, 0) + 1
+        lab[g] = lab.get(g, 0) + (c is not None)
+    return frozenset(g for g in n if lab[g] >= LABELLING_SHARE * n[g])
+
+
+def corpus_mix(n_topics: int, ev: Iterable[tuple[TopicDoc, dict[int, float], Any]],
+               labelling: frozenset[tuple[str, int]] = frozenset()) -> list[int]:
+    """Papers per topic that their words (and area) make the main one, outside the ``labelling``
+    venue-years: the topic mix that the label shift is corrected to. ``ev``: (paper, evidence, _)."""
+    counts = [0] * n_topics
+    for d, s, _ in ev:
+        if s and (d.venue, d.year) not in labelling:
+            counts[max(s.items(), key=lambda kv: (kv[1], -kv[0]))[0]] += 1
+    return counts
+
+
+def shift_towards(probe: Any, mix: list[int], labelling: frozenset[tuple[str, int]]) -> Any:
+    """``probe`` (a Probe, a TextProbe or None) corrected for label shift towards ``mix`` outside
+    the ``labelling`` venue-years."""
+    if probe is not None:
+        probe.prior = label_shift(probe.targets, mix)
+        probe.labelling = labelling
+    return probe
 
 
 def shifted(p: Any, prior: Any | None, rows: Any | None = None) -> Any:
