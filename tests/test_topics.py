@@ -367,3 +367,33 @@ def test_label_shift_leaves_the_labelling_venue_years_alone() -> None:
     p = np.array([[0.5, 0.5], [0.5, 0.5]], dtype=np.float32)
     out = shifted(p, np.array([1.0, 3.0], dtype=np.float32), np.array([False, True]))
     assert np.allclose(out[0], [0.5, 0.5]) and np.allclose(out[1], [0.25, 0.75])
+
+
+def test_text_probe_cache_is_reused_only_for_the_same_examples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fitted probe is kept in the home: the same examples load it (same probabilities, no fit),
+    changed examples refit and replace it, and an unreadable file is just refitted over."""
+    import numpy as np
+
+    from paperlist.topics import textprobe
+    from paperlist.topics.probe import confirmed
+
+    a = Assigner()
+    docs = _probe_docs()
+    examples = [(d, confirmed(a, d, a.evidence(d))) for d in docs]
+    cache = tmp_path / textprobe.CACHE_FILE
+    first = textprobe.fit_text_probe(examples, len(a.tax.topics), cache=cache)
+    assert first is not None and cache.exists()
+    stamp = cache.stat().st_mtime_ns
+    fits: list[int] = []
+    real_fit = textprobe._fit
+    monkeypatch.setattr(textprobe, "_fit", lambda *args: fits.append(1) or real_fit(*args))  # counts, still fits
+    again = textprobe.fit_text_probe(examples, len(a.tax.topics), cache=cache)
+    assert again is not None and fits == [] and cache.stat().st_mtime_ns == stamp
+    assert np.allclose(again.proba(docs[-3:]), first.proba(docs[-3:]))
+    fewer = examples[2:]                                            # the training set changed
+    changed = textprobe.fit_text_probe(fewer, len(a.tax.topics), cache=cache)
+    assert changed is not None and changed.examples == 218 and fits == [1]
+    cache.write_bytes(b"not a pickle")
+    assert textprobe.fit_text_probe(fewer, len(a.tax.topics), cache=cache) is not None and fits == [1, 1]
+    assert textprobe.fit_text_probe(fewer, len(a.tax.topics), cache=cache) is not None and fits == [1, 1]
+    assert not list(tmp_path.glob("*.tmp"))

@@ -154,9 +154,9 @@ def lead(s: dict[int, float], i: int) -> None:
 
 def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: Assigner | None = None,
                use_area: bool = True, probe: Probe | None = None, cent: Any | None = None,
-               text_probe: TextProbe | None | str = "fit") -> Iterator[Assignment]:
+               text_probe: TextProbe | None | str = "fit", cache: Path | None = None) -> Iterator[Assignment]:
     """Topics for every paper. The text probe (``text_probe``, by default fitted from the labelled
-    papers among ``docs``; None for none) adds evidence; with ``vectors`` (a VectorIndex) embedding
+    papers among ``docs``, kept in ``cache`` when given; None for none) adds evidence; with ``vectors`` (a VectorIndex) embedding
     similarity joins in: to topic centroids (``cent``, or those of ``docs``) and through a probe
     (``probe``, or one fitted from the labelled papers among ``docs``)."""
     a = assigner or Assigner()
@@ -166,7 +166,7 @@ def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: A
     mix = corpus_mix(len(a.tax.topics), ev, labelling)
     if text_probe == "fit":
         text_probe = shift_towards(fit_text_probe(((d, c) for d, c in confirmations if c is not None),
-                                             len(a.tax.topics)), mix, labelling)
+                                                  len(a.tax.topics), cache=cache), mix, labelling)
     if isinstance(text_probe, TextProbe):
         _add_text_evidence(ev, text_evidence(text_probe, [d for d, _, _ in ev]))
     if vectors is not None and probe is None:
@@ -175,18 +175,20 @@ def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: A
 
 
 def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | None = None,
-                 jobs: int | None = None, parallel_min: int = PARALLEL_MIN) -> Iterator[Assignment]:
+                 jobs: int | None = None, parallel_min: int = PARALLEL_MIN,
+                 cache: Path | None = None) -> Iterator[Assignment]:
     """``assign_all`` over every paper of a store. The word evidence (nearly all the time) is
     computed by ``jobs`` worker processes (default: the CPUs, at most 4) when the store has at
     least ``parallel_min`` papers: they are forked before any paper is read, and each reads its
     own range of ids from the store, so that no paper text is held twice. A second round of
     workers, forked once the text probe is fitted (from the labelled papers' texts, which the
-    first round returns), reads the ranges again for the probe's evidence."""
+    first round returns), reads the ranges again for the probe's evidence. ``cache``: a file that
+    keeps the fitted text probe between assignments (``textprobe.fit_text_probe``)."""
     a = assigner or Assigner()
     jobs = jobs or min(4, os.cpu_count() or 1)
     ids = sorted(store.paper_ids())
     if jobs <= 1 or len(ids) < parallel_min:
-        return assign_all(store.iter_topic_docs(), vectors, a)
+        return assign_all(store.iter_topic_docs(), vectors, a, cache=cache)
     step = -(-len(ids) // (jobs * 4))
     bounds = ids[::step] + [None]
     ranges = list(pairwise(bounds))
@@ -196,7 +198,7 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
     labelling = labelling_groups([(d.venue, d.year) for d, _, _ in ev], [r[5] for part in parts for r in part])
     mix = corpus_mix(len(a.tax.topics), ev, labelling)
     labelled = ((doc, c) for part in parts for *_, c, doc in part if c is not None)
-    tp = shift_towards(fit_text_probe(labelled, len(a.tax.topics)), mix, labelling)
+    tp = shift_towards(fit_text_probe(labelled, len(a.tax.topics), cache=cache), mix, labelling)
     if tp is not None:
         _add_text_evidence(ev, [row for part in _forked(jobs, _text_range, ranges, (a, store.path, tp))
                                 for row in part])

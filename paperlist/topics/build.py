@@ -18,6 +18,7 @@ from . import labels
 from .assign import METHOD_VERSION, Assigner, assign_store, assignment_rows
 from .learn import packaged_weights
 from .taxonomy import taxonomy
+from .textprobe import CACHE_FILE
 
 
 @dataclass(slots=True)
@@ -72,7 +73,7 @@ def assign_topics(store: Store, home: Path, force: bool = True, use_vectors: boo
         return rep
     vectors = _vectors(home) if use_vectors else None
     rep.vectors = len(vectors) if vectors is not None else 0
-    assignments = list(assign_store(store, vectors=vectors, assigner=Assigner()))
+    assignments = list(assign_store(store, vectors=vectors, assigner=Assigner(), cache=home / CACHE_FILE))
     rep.papers = len(assignments)
     for a in assignments:
         if a.topics:

@@ -8,15 +8,21 @@ probability per topic to the word evidence, so the ~30k papers whose authors or 
 committees filed them under an area or keyword teach the other ~230k which words mean which
 topic. It needs no vectors: a fresh install without the semantic extra has it too.
 
-Nothing is stored: it is refitted whenever topics are assigned (the benchmark fits it on the
-training side of ``labels.held_out`` only).
+It is refitted whenever its training set changes (the benchmark fits it on the training side of
+``labels.held_out`` only). ``paperlist topics assign`` keeps the last fitted probe in the home
+(``CACHE_FILE``), keyed by a digest of its training set and settings, so that reassigning after
+``paperlist embed`` (new vectors, same labelled papers) skips the fit (~45 s on the full corpus).
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .labels import label
@@ -32,6 +38,7 @@ MAX_FEATURES = 40_000       # the most frequent words and word pairs (80k measur
 MIN_DF = 5                  # ... that at least this many training papers use
 MAX_ITER = 100             # lbfgs converges in ~150; 100 measured the same on the tuning split
 BATCH = 4_000               # papers transformed at once when predicting
+CACHE_FILE = "topics-textprobe.pickle"
 
 
 def text_of(doc: TopicDoc) -> str:
@@ -62,18 +69,29 @@ class TextProbe:
 
 
 def fit_text_probe(examples: Iterable[tuple[TopicDoc, int | None]], n_topics: int,
-                   min_examples: int | None = None) -> TextProbe | None:
+                   min_examples: int | None = None, cache: Path | None = None) -> TextProbe | None:
     """A probe from (paper, confirmed topic or None) pairs; None when fewer than ``min_examples``
     (default ``MIN_EXAMPLES``) have a confirmed topic, or they all share one. Deterministic:
-    examples are taken in id order."""
+    examples are taken in id order. With ``cache`` (a file), a probe fitted earlier on the same
+    examples with the same settings is loaded from it, and a newly fitted one replaces it."""
+    pairs = sorted((d.id, text_of(d), t) for d, t in examples if t is not None)
+    if len(pairs) < (MIN_EXAMPLES if min_examples is None else min_examples) or len({t for _, _, t in pairs}) < 2:
+        return None
+    digest = _digest(pairs, n_topics)
+    probe = _load(cache, digest) if cache is not None else None
+    if probe is None:
+        probe = _fit(pairs, n_topics)
+        if probe is not None and cache is not None:
+            _save(cache, digest, probe)
+    return probe
+
+
+def _fit(pairs: list[tuple[str, str, int]], n_topics: int) -> TextProbe | None:
     import numpy as np
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
-    pairs = sorted((d.id, text_of(d), t) for d, t in examples if t is not None)
-    if len(pairs) < (MIN_EXAMPLES if min_examples is None else min_examples) or len({t for _, _, t in pairs}) < 2:
-        return None
     vectorizer = TfidfVectorizer(ngram_range=(1, 2), min_df=MIN_DF, max_features=MAX_FEATURES,
                                  sublinear_tf=True, stop_words="english", dtype=np.float32)
     try:
@@ -88,6 +106,37 @@ def fit_text_probe(examples: Iterable[tuple[TopicDoc, int | None]], n_topics: in
         model.fit(x, y)
     return TextProbe(vectorizer, model, np.asarray(model.classes_, dtype=np.int64), n_topics, len(pairs),
                      np.bincount(y, minlength=n_topics))
+
+
+def _digest(pairs: list[tuple[str, str, int]], n_topics: int) -> str:
+    import sklearn
+
+    h = hashlib.sha256(repr((sklearn.__version__, n_topics, C, MAX_FEATURES, MIN_DF, MAX_ITER)).encode())
+    for pid, text, t in pairs:
+        h.update(f"{pid}\x00{t}\x00{text}\x01".encode())
+    return h.hexdigest()
+
+
+def _load(path: Path, digest: str) -> TextProbe | None:
+    """The cached probe if it was fitted on the same examples; None otherwise (or unreadable)."""
+    try:
+        with path.open("rb") as f:
+            stored, probe = pickle.load(f)      # our own file, written by _save below
+    except (OSError, pickle.PickleError, EOFError, ValueError, TypeError, AttributeError, ImportError):
+        return None
+    return probe if stored == digest and isinstance(probe, TextProbe) else None
+
+
+def _save(path: Path, digest: str, probe: TextProbe) -> None:
+    """Write the cache whole or not at all (a temporary file renamed over it); a failure to write
+    only costs the next assignment a fit."""
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    try:
+        with tmp.open("wb") as f:
+            pickle.dump((digest, probe), f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 def text_probe_from_docs(a: Assigner, docs: Iterable[TopicDoc],
