@@ -31,7 +31,7 @@ from typing import Any
 from ..store import Store, TopicDoc
 from .learn import packaged_weights, parse_weights
 from .match import Matcher
-from .probe import Probe, confirmed, corpus_mix, fit_probe, labelling_groups, shift_towards
+from .probe import Probe, confirmed, corpus_mix, fit_probe, labelling_groups, shift_rows, shift_towards
 from .taxonomy import Taxonomy, taxonomy
 from .textprobe import TextProbe, fit_text_probe
 
@@ -49,8 +49,6 @@ EMB_ONLY_MIN = 0.35          # a paper without term evidence gets its nearest to
 PROBE_GAIN, PROBE_MIN = 10.0, 0.02   # evidence per unit of the vector probe's probability (probe.py)
 TEXT_GAIN = 20.0             # ... and of the text probe's (textprobe.py), also counted from PROBE_MIN
 TEXT_ONLY_MIN = 0.3          # a paper without word evidence takes a topic the text probe gives this
-# bumped when the method changes what it assigns, so stored topics are recomputed (build.fingerprint)
-METHOD_VERSION = 2
 PARALLEL_MIN = 20_000       # fewer papers than this: one process (forking costs more)
 _NORM = re.compile(r"[^a-z0-9]+")
 
@@ -156,9 +154,10 @@ def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: A
                use_area: bool = True, probe: Probe | None = None, cent: Any | None = None,
                text_probe: TextProbe | None | str = "fit", cache: Path | None = None) -> Iterator[Assignment]:
     """Topics for every paper. The text probe (``text_probe``, by default fitted from the labelled
-    papers among ``docs``, kept in ``cache`` when given; None for none) adds evidence; with ``vectors`` (a VectorIndex) embedding
-    similarity joins in: to topic centroids (``cent``, or those of ``docs``) and through a probe
-    (``probe``, or one fitted from the labelled papers among ``docs``)."""
+    papers among ``docs``, kept in ``cache`` when given; None for none) adds evidence; with
+    ``vectors`` (a VectorIndex) embedding similarity joins in: to topic centroids (``cent``, or
+    those of ``docs``) and through a probe (``probe``, or one fitted from the labelled papers
+    among ``docs``)."""
     a = assigner or Assigner()
     ev: list[Evidence] = [(d, *a.scored(d, use_area)) for d in docs]
     confirmations = [(d, confirmed(a, d, s)) for d, s, _ in ev]
@@ -170,7 +169,8 @@ def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: A
     if isinstance(text_probe, TextProbe):
         _add_text_evidence(ev, text_evidence(text_probe, [d for d, _, _ in ev]))
     if vectors is not None and probe is None:
-        probe = shift_towards(fit_probe(((d.id, c) for d, c in confirmations), vectors, len(a.tax.topics)), mix, labelling)
+        probe = shift_towards(fit_probe(((d.id, c) for d, c in confirmations), vectors, len(a.tax.topics)),
+                              mix, labelling)
     return _choose_all(a, ev, vectors, probe, cent)
 
 
@@ -205,7 +205,7 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
     probe = None
     if vectors is not None:
         probe = shift_towards(fit_probe(((r[0], r[5]) for part in parts for r in part), vectors, len(a.tax.topics)),
-                         mix, labelling)
+                              mix, labelling)
     return _choose_all(a, ev, vectors, probe)
 
 
@@ -328,8 +328,7 @@ def _add_embedding_evidence(a: Assigner, ev: list[Evidence], vectors: Any, probe
         sim = block @ cent.T
         prob = None
         if probe is not None:
-            prob = probe.proba(block, np.array([(ev[int(k)][0].venue, ev[int(k)][0].year) not in probe.labelling
-                                                for k in ks], dtype=bool))
+            prob = probe.proba(block, shift_rows(probe.labelling, [ev[int(k)][0] for k in ks]))
         for n, (k, srow) in enumerate(zip(ks, sim)):
             s = ev[int(k)][1]
             if prob is not None and s:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..store import Store
 from . import labels
-from .assign import METHOD_VERSION, Assigner, assign_store, assignment_rows
+from .assign import Assigner, assign_store, assignment_rows
 from .learn import packaged_weights
 from .taxonomy import taxonomy
 from .textprobe import CACHE_FILE
@@ -48,14 +48,15 @@ def _vectors(home: Path) -> Any | None:
 
 
 def fingerprint(store: Store, home: Path, papers_fp: str | None = None) -> str:
-    """What the assignment depends on: the method, the taxonomy, the learned term weights, the
-    label tables the probes learn from, the papers and the vector generation."""
+    """What the assignment depends on: the taxonomy and the method (``ASSIGNER_VERSION``), the
+    learned term weights, the label tables the probes learn from, the papers and the vector
+    generation."""
     from ..index.vectors import current_generation, vectors_root
 
     fp = papers_fp if papers_fp is not None else store.papers_fingerprint()
     weights = hashlib.sha1(packaged_weights().encode()).hexdigest()[:12]
     gen = current_generation(vectors_root(home))
-    return f"{METHOD_VERSION}:{taxonomy().version}:{weights}:{labels.version()}:{fp}:{gen or '-'}"
+    return f"{taxonomy().version}:{weights}:{labels.version()}:{fp}:{gen or '-'}"
 
 
 def is_current(store: Store, home: Path) -> bool:

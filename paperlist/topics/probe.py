@@ -96,6 +96,13 @@ def shift_towards(probe: Any, mix: list[int], labelling: frozenset[tuple[str, in
     return probe
 
 
+def shift_rows(labelling: frozenset[tuple[str, int]], docs: Iterable[TopicDoc]) -> Any:
+    """Boolean mask of the papers the label shift applies to: those outside ``labelling``."""
+    import numpy as np
+
+    return np.array([(d.venue, d.year) not in labelling for d in docs], dtype=bool)
+
+
 def shifted(p: Any, prior: Any | None, rows: Any | None = None) -> Any:
     """Probabilities (rows) times the label-shift factors, renormalised; unchanged without them.
     Only the ``rows`` (a boolean mask) when given."""

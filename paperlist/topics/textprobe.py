@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .labels import label
-from .probe import confirmed, shifted
+from .probe import confirmed, shift_rows, shifted
 
 if TYPE_CHECKING:
     from ..store import TopicDoc
@@ -65,7 +65,7 @@ class TextProbe:
         for start in range(0, len(docs), BATCH):
             x = self.vectorizer.transform([text_of(d) for d in docs[start:start + BATCH]])
             out[start:start + x.shape[0], self.columns] = self.model.predict_proba(x)
-        return shifted(out, self.prior, np.array([(d.venue, d.year) not in self.labelling for d in docs], dtype=bool))
+        return shifted(out, self.prior, shift_rows(self.labelling, docs))
 
 
 def fit_text_probe(examples: Iterable[tuple[TopicDoc, int | None]], n_topics: int,
