@@ -165,7 +165,7 @@ def _runs(text: str) -> list[str]:
 def baseline(searcher: Searcher, q: str) -> SearchResult:
     """The anchor: tantivy's own query parser, OR of the words over the text fields, BM25."""
     gen = searcher._generation()
-    query = gen.index.parse_query_lenient(q, ["title", "authors", "keywords", "abstract"])[0]
+    query = gen.index.parse_query_lenient(q, ["title", "authors", "text"])[0]
     hits = []
     for _, addr in gen.searcher.search(query, 10).hits:
         d = orjson.loads(gen.searcher.doc(addr).get_first("doc"))
