@@ -9,6 +9,10 @@
 3. The same at full-corpus size when fewer vectors are published: the published rows are tiled
    (with noise) up to the number of papers, so search costs are measured at 263k rows.
 4. Searcher.search in hybrid mode end to end (BM25 + vectors + fusion + facets + snippets).
+
+The encoder runs at ``--precision`` (default "auto", as the server and ``paperlist embed`` do);
+when that is bfloat16, the query section also reports how many of each query's exact top 10 a
+float32 encoding of the same query finds (agreement@10).
 """
 
 from __future__ import annotations
@@ -42,14 +46,15 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def embed_throughput(store: Store, n: int) -> None:
+def embed_throughput(store: Store, n: int, precision: str) -> None:
     items = [(t, a) for _, _, _, t, a in store.iter_embed_items()]
     with_abs = [embed_text(t, a) for t, a in items if a]
     titles = [embed_text(t, None) for t, _ in items]
     random.seed(3)
     sample = random.sample(with_abs, n)
     n_abs, n_all = len(with_abs), len(items)
-    enc = Encoder(256)
+    enc = Encoder(256, precision=precision)
+    print(f"encoder precision: {enc.precision}")
     enc.encode(sample[:16])                     # warm up once; the budget is the model's max_seq_length
     for budget in (256, 128, 64):
         enc.model.max_seq_length = budget
@@ -67,17 +72,19 @@ def embed_throughput(store: Store, n: int) -> None:
           f" ~{(n_all - n_abs) / rate / 60:4.1f} min)")
 
 
-def latency(vi: VectorIndex, enc: Encoder, queries: list[str], label: str) -> None:
-    enc_ms, exact_ms, ann_ms, recall = [], [], [], []
+def latency(vi: VectorIndex, enc: Encoder, queries: list[str], label: str, ref: Encoder | None = None) -> None:
+    enc_ms, exact_ms, ann_ms, recall, agree = [], [], [], [], []
     ann = vi.ann
     for q in queries:
         t = time.perf_counter()
-        qv = enc.encode([q])[0]                     # uncached: a new query each time
+        qv = enc.encode_one(q)                      # the server's path, uncached: a new query each time
         enc_ms.append((time.perf_counter() - t) * 1000)
         vi.ann = None
         t = time.perf_counter()
         exact = vi.search(qv, 10)
         exact_ms.append((time.perf_counter() - t) * 1000)
+        if ref is not None:
+            agree.append(len({p for p, _ in vi.search(ref.encode_one(q), 10)} & {p for p, _ in exact}) / 10)
         vi.ann = ann
         if ann is not None:
             t = time.perf_counter()
@@ -86,7 +93,8 @@ def latency(vi: VectorIndex, enc: Encoder, queries: list[str], label: str) -> No
             recall.append(len({p for p, _ in approx} & {p for p, _ in exact}) / 10)
     total = [e + (a if ann_ms else x) for e, a, x in zip(enc_ms, ann_ms or exact_ms, exact_ms)]
     print(f"{label}: {len(vi):,} vectors, {len(queries)} queries")
-    print(f"  encode query     p50 {statistics.median(enc_ms):6.2f} ms  p95 {pct(enc_ms, .95):6.2f} ms")
+    print(f"  encode query ({enc.precision}) p50 {statistics.median(enc_ms):6.2f} ms  p95 {pct(enc_ms, .95):6.2f} ms"
+          + (f"  exact top 10 shared with float32's: {statistics.mean(agree):.3f}" if agree else ""))
     print(f"  exact (float16)  p50 {statistics.median(exact_ms):6.2f} ms  p95 {pct(exact_ms, .95):6.2f} ms")
     if ann_ms:
         print(f"  HNSW int8 + rescore p50 {statistics.median(ann_ms):6.2f} ms  p95 {pct(ann_ms, .95):6.2f} ms"
@@ -124,20 +132,23 @@ def main() -> None:
     ap.add_argument("--embed-sample", type=int, default=256)
     ap.add_argument("--skip-embed", action="store_true")
     ap.add_argument("--full-size", type=int, default=0, help="tile the vectors to this many rows (0: papers)")
+    ap.add_argument("--precision", default="auto", choices=("auto", "float32", "bfloat16"))
     args = ap.parse_args()
     store = Store(args.home / "paperlist.db", readonly=True)
     if not args.skip_embed:
-        embed_throughput(store, args.embed_sample)
+        embed_throughput(store, args.embed_sample, args.precision)
     vi = VectorIndex.open(args.home)
     if vi is None:
         print("no vectors published: run paperlist embed")
         return
-    enc = Encoder(int(vi.info.get("max_tokens", 128)), threads=1)     # as the server encodes queries
+    tokens = int(vi.info.get("max_tokens", 128))
+    enc = Encoder(tokens, threads=1, precision=args.precision)     # as the server encodes queries
+    ref = Encoder(tokens, threads=1, precision="float32") if enc.precision != "float32" else None
     titles = [t for _, t, _, _ in store.plain_titles()]
     random.seed(5)
     queries = [QUERIES[i % len(QUERIES)] + f" {w}" for i, w in enumerate(
         random.choice(titles).split()[0] for _ in range(args.queries))]     # distinct texts: no cache hits
-    latency(vi, enc, queries, "published vectors")
+    latency(vi, enc, queries, "published vectors", ref)
     n = args.full_size or store.count_papers()
     if len(vi) < n:
         import tempfile
@@ -155,7 +166,7 @@ def main() -> None:
         t = time.perf_counter()
         s.search(SearchRequest(q=q, mode="hybrid"))
         ms.append((time.perf_counter() - t) * 1000)
-    print(f"Searcher.search hybrid (BM25 top 200 + vectors top 1000, RRF, facets, snippets): "
+    print(f"Searcher.search hybrid (BM25 top 100 + vectors top 300, score fusion, facets, snippets): "
           f"p50 {statistics.median(ms):.1f} ms  p95 {pct(ms, .95):.1f} ms")
 
 

@@ -126,3 +126,32 @@ def test_topics_use_vectors_when_published(embed_home: Path) -> None:
         assert _run(embed_home, "embed").returncode == 0
     rep = assign_topics(Store(embed_home / "paperlist.db"), embed_home)
     assert rep.vectors == 29 and rep.with_topics >= 20
+
+
+def test_bfloat16_encoder_agrees_with_float32(embed_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    from paperlist.index.encoder import PRECISION_ENV, PRECISIONS, Encoder
+    from paperlist.store import Store
+
+    texts = [t for _, t, *_ in Store(embed_home / "paperlist.db", readonly=True).plain_titles()][:12]
+    texts += ["扩散模型", "", "a" * 5000, "GNN <script>alert(1)</script> ∑ x_i^2"]
+    exact = Encoder(precision="float32")
+    half = Encoder(precision="bfloat16")
+    assert (exact.precision, half.precision) == ("float32", "bfloat16")
+    a, b = exact.encode(texts), half.encode(texts)
+    assert a.dtype == b.dtype == np.float32 and a.shape == b.shape == (len(texts), 384)
+    assert np.allclose(np.linalg.norm(b, axis=1), 1.0, atol=1e-5)
+    assert (a * b).sum(axis=1).min() >= 0.999
+    # one query through the model's own modules is the batch path's row (bfloat16 rounds a
+    # padded batch a little differently)
+    for enc, rows, close in ((exact, a, 0.99999), (half, b, 0.9995)):
+        one = np.stack([enc.encode_one(t) for t in texts])
+        assert (one * rows).sum(axis=1).min() >= close
+    auto = Encoder()
+    assert auto.precision in PRECISIONS[1:]
+    assert (auto.encode(texts[:3]) * a[:3]).sum(axis=1).min() >= 0.999
+    monkeypatch.setenv(PRECISION_ENV, "float32")
+    assert Encoder().precision == "float32"
+    with pytest.raises(ValueError, match="float32, bfloat16"):
+        Encoder(precision="int4")

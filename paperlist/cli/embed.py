@@ -83,7 +83,8 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
     else:
         click.echo(f"papers:   {rep.papers:,}  cached {rep.cached:,}  embedded {rep.embedded:,}  "
                    f"remaining {rep.remaining:,}")
-        click.echo(f"encoding: {rep.rate:.1f} texts/s  (max {max_tokens} tokens)  total {rep.seconds:.1f}s")
+        click.echo(f"encoding: {rep.rate:.1f} texts/s  (max {max_tokens} tokens, {rep.precision or 'nothing to encode'})"
+                   f"  total {rep.seconds:.1f}s")
         if rep.generation:
             click.echo(f"vectors:  {rep.published:,} published -> {rep.generation}")
         derived_report({}, derived, False)

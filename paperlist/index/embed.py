@@ -32,6 +32,7 @@ class EmbedReport:
     remaining: int = 0          # still to embed (interrupted or stopped early)
     seconds: float = 0.0
     rate: float = 0.0           # texts per second while encoding
+    precision: str | None = None    # the encoder's (``encoder.PRECISIONS``), when it ran
     generation: str | None = None
     published: int = 0          # rows in the published generation
     interrupted: bool = False
@@ -92,6 +93,7 @@ def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_
     batches = 0
     if order:
         enc = encoder or Encoder(max_tokens)
+        rep.precision = enc.precision
         with _Stop() as stop:
             try:
                 for i in range(0, total, batch_size):
