@@ -150,16 +150,18 @@ class Searcher:
         while True:
             if by_year or not self.parallel or not self._spare.acquire(blocking=False):
                 counts, addrs = paging.counted_page(gen.searcher, gen.index.schema, plan, req, browse, offset)
+                hits = _hits(gen.searcher, plan, addrs, req.snippets)
             else:
-                # No other search runs in this process: a second core ranks the page while this
-                # thread counts the facets and the total over the whole match set (tantivy's
-                # search releases the GIL; its aggregation does not, so that one stays here).
-                # Under load every core is busy anyway, and the handover would only cost.
+                # No other search runs in this process: a second core ranks the page and makes
+                # its hits (stored documents, snippets) while this thread counts the facets and
+                # the total over the whole match set. Tantivy's search and, for the most part,
+                # its aggregation run without the GIL, so the two overlap. Under load every core
+                # is busy anyway, and the handover would only cost.
                 try:
                     todo = paging.steps(plan, req.sort, browse, offset, req.per_page)
-                    pending = self._workers().submit(paging.run, gen.searcher, todo)
+                    pending = self._workers().submit(_page_hits, gen.searcher, plan, todo, req.snippets)
                     counts = count_facets(gen.searcher, plan, req, total=True)
-                    addrs = pending.result()
+                    hits = pending.result()
                 finally:
                     self._spare.release()
             total = counts.total
@@ -169,7 +171,6 @@ class Searcher:
             # no paper has every word: accept papers with most of them, then with any
             plan.text = gen.builder.build(plan.pq, looser)
         facets = counts.facets
-        hits = self._hits(gen, plan, addrs, req.snippets)
         suggestion = None
         if plan.pq.has_text and (total == 0 or plan.text.mode != "all" or plan.text.corrections or plan.text.unknown or any(
                 t.verbatim == 0 and not t.stop and not t.prefix for t in plan.text.terms)):
@@ -269,23 +270,6 @@ class Searcher:
         plan.text = replace(plan.text, query=ids, match=ids, mode="all", tiering=None)   # the fused order is final
         return fused
 
-    # --- hits ---------------------------------------------------------------------------------
-    def _hits(self, gen: _Generation, plan: Plan, addrs: list[tuple[Any, tantivy.DocAddress]],
-              snippets: bool) -> list[Hit]:
-        hl = Highlighter(plan.text.stems, plan.text.fuzzy, plan.text.prefixes) if snippets else None
-        out = []
-        for score, addr in addrs:
-            d = _doc(gen.searcher, addr)
-            plain = d["title_plain"]
-            out.append(Hit(
-                id=d["id"], title=d["title"], title_html=hl.title(plain) if hl else _escape(plain),
-                authors=d["authors"], author_keys=d["author_keys"], venue=d["venue"],
-                venue_short=fulltext.venue_label(d["venue"]), year=d["year"], status=d["status"],
-                accepted=d["accepted"], track=d["track"], citations=d["citations"],
-                abstract_html=hl.snippet(d["abstract"] or "") if hl else "",
-                score=float(score) if isinstance(score, float) else 0.0))
-        return out
-
     def _interpreted(self, plan: Plan, browse: bool) -> dict[str, Any]:
         """How the query was understood, for display and debugging: ``mode`` (keyword / browse),
         ``words``, ``clauses`` (phrases, field clauses, exclusions), ``filters``, ``match``
@@ -322,6 +306,27 @@ def _next_mode(t: TextQuery) -> str | None:
     if t.mode in ("all", "most") and t.clauses >= 2:
         return "any"
     return None
+
+
+def _page_hits(s: tantivy.Searcher, plan: Plan, todo: list[paging.Step], snippets: bool) -> list[Hit]:
+    return _hits(s, plan, paging.run(s, todo), snippets)
+
+
+def _hits(s: tantivy.Searcher, plan: Plan, addrs: list[tuple[Any, tantivy.DocAddress]], snippets: bool) -> list[Hit]:
+    """The page's hits: stored documents, with the query's words marked when ``snippets``."""
+    hl = Highlighter(plan.text.stems, plan.text.fuzzy, plan.text.prefixes) if snippets else None
+    out = []
+    for score, addr in addrs:
+        d = _doc(s, addr)
+        plain = d["title_plain"]
+        out.append(Hit(
+            id=d["id"], title=d["title"], title_html=hl.title(plain) if hl else _escape(plain),
+            authors=d["authors"], author_keys=d["author_keys"], venue=d["venue"],
+            venue_short=fulltext.venue_label(d["venue"]), year=d["year"], status=d["status"],
+            accepted=d["accepted"], track=d["track"], citations=d["citations"],
+            abstract_html=hl.snippet(d["abstract"] or "") if hl else "",
+            score=float(score) if isinstance(score, float) else 0.0))
+    return out
 
 
 def _doc(s: tantivy.Searcher, addr: tantivy.DocAddress) -> dict[str, Any]:
