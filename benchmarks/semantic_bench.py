@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from paperlist.index.encoder import Encoder
-from paperlist.index.vectors import VectorIndex, embed_text
+from paperlist.index.vectorindex import VectorIndex
+from paperlist.index.vectors import embed_text
 from paperlist.store import Store
 
 QUERIES = [

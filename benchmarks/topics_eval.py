@@ -24,7 +24,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from paperlist.index.vectors import VectorIndex
+from paperlist.index.vectorindex import VectorIndex
 from paperlist.store import Store
 from paperlist.topics.assign import Assigner, assign_all, centroids
 from paperlist.topics.labels import blind, held_out, label
@@ -72,7 +72,8 @@ def main() -> None:
     random.seed(7)
     if args.sample and len(labelled) > args.sample:
         labelled = random.sample(labelled, args.sample)
-    vecs = VectorIndex.open(args.home) if args.vectors else None
+    vi = VectorIndex.open(args.home) if args.vectors else None
+    vecs = vi.current() if vi is not None else None
     # As on the site, the corpus's topic mix (for the probes' label-shift correction) and the topic
     # centroids come from the whole corpus, the measured labelled papers blind (their labels reach
     # neither); the probes learn from the training side only.

@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from paperlist.index.vectors import VectorIndex
+from paperlist.index.vectorindex import VectorIndex
 from paperlist.store import Store, TopicDoc
 from paperlist.topics.assign import Assigner
 from paperlist.topics.labels import Label, blind, held_out, label
@@ -36,6 +36,7 @@ def main() -> None:
     vi = VectorIndex.open(args.home)
     if vi is None:
         sys.exit("no published vectors in this home (run 'paperlist embed')")
+    vi = vi.current()       # the live generation, read once
     labelled = [(d, lab) for d in Store(args.home / "paperlist.db", readonly=True).iter_topic_docs()
                 if d.id in vi.row and (lab := label(d)) is not None]
     train = [x for x in labelled if not held_out(x[0].id)]

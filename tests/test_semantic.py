@@ -91,7 +91,7 @@ def _pid(home: Path, title: str) -> str:
 
 
 def test_vector_index_search_scope_and_neighbours(vec_home: tuple[Path, dict[str, object]]) -> None:
-    from paperlist.index.vectors import VectorIndex
+    from paperlist.index.vectorindex import VectorIndex
 
     home, vecs = vec_home
     vi = VectorIndex.open(home)
@@ -144,7 +144,8 @@ def test_similar_papers_with_and_without_vectors(vec_home: tuple[Path, dict[str,
 
 
 def test_a_published_generation_is_switched_atomically(vec_home: tuple[Path, dict[str, object]]) -> None:
-    from paperlist.index.vectors import VectorIndex, current_generation, publish, vectors_root
+    from paperlist.index.vectorindex import VectorIndex
+    from paperlist.index.vectors import current_generation, publish, vectors_root
 
     home, vecs = vec_home
     vi = VectorIndex.open(home)
@@ -160,7 +161,8 @@ def test_embedding_evidence_does_not_overrule_the_sources_area(tmp_path: Path) -
     """Vector similarity is evidence for topics; a source's primary area that names a topic still
     decides the main one. Here a paper OpenReview files under reinforcement learning talks of
     diffusion models, and its vector sits with the diffusion papers'."""
-    from paperlist.index.vectors import VectorIndex, content_hash, publish
+    from paperlist.index.vectorindex import VectorIndex
+    from paperlist.index.vectors import content_hash, publish
     from paperlist.store import TopicDoc
     from paperlist.topics.assign import assign_all
 
@@ -199,7 +201,8 @@ def test_vector_probe_carries_source_labels_to_unlabelled_papers(tmp_path: Path)
     vector space are which topic; an unlabelled paper whose words fit two topics equally then gets
     the one its vector sits with. (The labelled papers' titles say nothing, so no topic centroid
     forms: the probe alone decides here.) Too few labelled papers: no probe."""
-    from paperlist.index.vectors import VectorIndex, content_hash, publish
+    from paperlist.index.vectorindex import VectorIndex
+    from paperlist.index.vectors import content_hash, publish
     from paperlist.store import TopicDoc
     from paperlist.topics.assign import Assigner, assign_all
     from paperlist.topics.probe import confirmed, fit_probe, probe_from_docs
@@ -238,3 +241,56 @@ def test_vector_probe_carries_source_labels_to_unlabelled_papers(tmp_path: Path)
     words = {x.paper_id: x.topics[0][0] for x in assign_all(docs, assigner=a)}
     assert words["x-rl"] == words["x-graph"]               # the words alone cannot tell them apart
     assert fit_probe([(d.id, 0) for d in docs[:50]], vectors, len(a.tax.topics)) is None
+
+
+def test_searches_during_a_switch_see_one_whole_generation(tmp_path: Path) -> None:
+    """Threads search, scope and find neighbours while generations of different sizes and ids are
+    published: every answer comes from one generation (ids and rows never mixed), none fails."""
+    import threading
+
+    from paperlist.index.vectorindex import VectorIndex
+    from paperlist.index.vectors import content_hash, publish
+
+    rng = np.random.default_rng(3)
+
+    def generation(name: str, n: int) -> None:
+        rows, cache = [], {}
+        for i in range(n):
+            v = rng.normal(size=384)
+            h = content_hash(f"{name}-{i}", 128)
+            rows.append((f"{name}-{i}", "iclr" if i % 2 else "icml", 2020 + i % 5, h))
+            cache[h] = (v / np.linalg.norm(v)).astype(np.float32)
+        publish(tmp_path, rows, cache, 128)
+
+    generation("g0", 40)
+    vi = VectorIndex.open(tmp_path)
+    assert vi is not None
+    q = rng.normal(size=384).astype(np.float32)
+    errors: list[BaseException] = []
+    answers: list[list[str]] = []
+    stop = threading.Event()
+
+    def reader() -> None:
+        try:
+            while not stop.is_set():
+                answers.append([p for p, _ in vi.search(q, 10)])
+                g = vi.current()
+                answers.append([p for p, _ in g.search(q, 5, rows=g.scope(["iclr"], 2021, 2023))])
+                answers.append([p for p, _ in g.neighbours(g.ids[-1], 5)])
+                answers.append([p for p, _ in vi.neighbours(vi.ids[0], 5)] or ["-"])   # may switch between
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=reader) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for k in range(1, 13):
+        generation(f"g{k}", 400 if k % 2 else 40)
+    stop.set()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:3]
+    assert len(answers) > 30
+    for ids in answers:
+        assert ids and len({pid.split("-")[0] for pid in ids if pid != "-"}) <= 1, ids
+    assert vi.generation is not None and len(vi) == 40 and vi.ids[0] == "g12-0"

@@ -104,7 +104,8 @@ class SemanticRanker:
 
     def _open(self) -> tuple[Any | None, str | None]:
         from ..index.encoder import missing_reason
-        from ..index.vectors import VectorIndex, available
+        from ..index.vectorindex import VectorIndex
+        from ..index.vectors import available
 
         reason = available() or missing_reason()
         if reason:
@@ -137,13 +138,14 @@ class SemanticRanker:
         if vi is None or not text.strip():
             return []
         q = self.encode(text)
+        g = vi.current()        # one generation for the scope and the search in it
         rows = None
         f = filters
         if f is not None and not f.families and (f.venues or f.year_from is not None or f.year_to is not None):
-            scope = vi.scope(f.venues, f.year_from, f.year_to)
+            scope = g.scope(f.venues, f.year_from, f.year_to)
             if scope is not None and len(scope) <= EXACT_SCOPE:
                 rows = scope
-        return vi.search(q, limit, rows=rows)
+        return g.search(q, limit, rows=rows)
 
     def scores(self, text: str, ids: list[str]) -> dict[str, float]:
         """Cosine of the query to each listed paper that has a vector (the encoding is cached)."""

@@ -155,7 +155,7 @@ def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: A
                text_probe: TextProbe | None | str = "fit", cache: Path | None = None) -> Iterator[Assignment]:
     """Topics for every paper. The text probe (``text_probe``, by default fitted from the labelled
     papers among ``docs``, kept in ``cache`` when given; None for none) adds evidence; with
-    ``vectors`` (a VectorIndex) embedding similarity joins in: to topic centroids (``cent``, or
+    ``vectors`` (a vector ``Generation``) embedding similarity joins in: to topic centroids (``cent``, or
     those of ``docs``) and through a probe (``probe``, or one fitted from the labelled papers
     among ``docs``)."""
     a = assigner or Assigner()

@@ -39,10 +39,11 @@ class AssignReport:
 
 
 def _vectors(home: Path) -> Any | None:
-    from ..index.vectors import VectorIndex
+    from ..index.vectorindex import VectorIndex
 
     try:
-        return VectorIndex.open(home)
+        vi = VectorIndex.open(home)
+        return vi.current() if vi is not None else None     # one generation for the whole assignment
     except Exception:  # noqa: BLE001 - unreadable vectors: assign from words alone
         return None
 
