@@ -155,6 +155,7 @@ class SemanticRanker:
     def similar(self, paper_id: str, limit: int = 10) -> list[tuple[str, float]] | None:
         """Nearest papers to a paper's vector; None when the paper has no vector."""
         vi = self.vectors()
-        if vi is None or not vi.has(paper_id):
+        g = vi.current() if vi is not None else None
+        if g is None or paper_id not in g.row:
             return None
-        return vi.neighbours(paper_id, limit)
+        return g.neighbours(paper_id, limit)
