@@ -14,7 +14,7 @@ from typing import Any
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIM = 384
 DEFAULT_MAX_TOKENS = 128     # what the model was trained on; ~2x faster than 256 (see BENCHMARKS.md)
-# "auto": bfloat16 where the CPU has native bfloat16 kernels (oneDNN on AVX-512), else float32.
+# "auto": bfloat16 where the CPU computes in bfloat16 natively (AVX-512 BF16, AMX), else float32.
 # bfloat16 halves the weights read per token and doubles throughput there; its vectors stay
 # within cosine 0.9999 of float32's (checked at load on a probe sentence, see ``_pick_dtype``),
 # far below what ranking can notice, so vectors of either precision share one cache.
@@ -82,11 +82,7 @@ class Encoder:
         if precision == "float32":
             return precision
         if precision == "auto":
-            try:
-                native = bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
-            except (AttributeError, RuntimeError):
-                native = False
-            if not native:
+            if not _native_bf16(torch):
                 return "float32"
             before = self.encode_one(_PROBE)
         self.model.to(torch.bfloat16)
@@ -116,6 +112,22 @@ class Encoder:
     def encode_query(self, text: str) -> Any:
         """One query's vector (cached: people page through results and refine filters)."""
         return _cached_query(self, text)
+
+
+def _native_bf16(torch: Any) -> bool:
+    """Whether this CPU computes in bfloat16 itself (AVX-512 BF16 or AMX), and torch's oneDNN
+    knows it. oneDNN also "supports" bfloat16 on older AVX-512 CPUs by converting, which need
+    not be faster, so the CPU's own flags decide (Linux; elsewhere float32 is kept)."""
+    try:
+        flags = set()
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+        return bool(flags & {"avx512_bf16", "amx_bf16"}) and bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (OSError, AttributeError, RuntimeError):
+        return False
 
 
 def _unit(rows: Any) -> Any:
