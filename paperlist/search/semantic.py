@@ -109,7 +109,7 @@ class SemanticRanker:
 
         reason = available() or missing_reason()
         if reason:
-            return None, f"the semantic extra is not installed ({reason})"
+            return None, reason
         try:
             vi = VectorIndex.open(self.home)
         except Exception as e:  # noqa: BLE001 - unreadable vectors: keyword search still works
