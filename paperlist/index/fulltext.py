@@ -124,6 +124,16 @@ def index_root(home: Path) -> Path:
     return Path(home) / "index"
 
 
+def current_stamp(root: Path) -> tuple[int, int] | None:
+    """(inode, mtime) of ``root``'s CURRENT file, None without one: a switch changes it (the file
+    is replaced by a rename), so readers check for a new generation with one ``stat``."""
+    try:
+        st = os.stat(root / CURRENT_FILE)
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_mtime_ns
+
+
 def current_generation(root: Path) -> str | None:
     """The live generation's name, or None when no index was built yet."""
     try:

@@ -4,7 +4,6 @@ and approximate nearest-neighbour searches over it."""
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -13,7 +12,8 @@ from typing import Any
 
 import orjson
 
-from .vectors import CURRENT_FILE, available, current_generation, vectors_root
+from .fulltext import current_stamp
+from .vectors import available, current_generation, vectors_root
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,11 +155,7 @@ class VectorIndex:
         return g
 
     def reload(self) -> bool:
-        try:
-            st = os.stat(self.root / CURRENT_FILE)
-            stamp: tuple[int, int] | None = (st.st_ino, st.st_mtime_ns)
-        except FileNotFoundError:
-            stamp = None
+        stamp = current_stamp(self.root)
         if stamp == self._stamp:
             return False
         with self._lock:

@@ -94,16 +94,9 @@ class Searcher:
         return self._gen.name if self._gen else None
 
     # --- generations --------------------------------------------------------------------------
-    def _current_stamp(self) -> tuple[int, int] | None:
-        try:
-            st = os.stat(self.root / fulltext.CURRENT_FILE)
-        except FileNotFoundError:
-            return None
-        return st.st_ino, st.st_mtime_ns
-
     def reload(self, force: bool = False) -> bool:
         """Switch to the live generation if it changed (cheap when it did not). True if switched."""
-        stamp = self._current_stamp()
+        stamp = fulltext.current_stamp(self.root)
         if stamp == self._stamp and not force:
             return False
         with self._lock:
