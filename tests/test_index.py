@@ -146,3 +146,27 @@ def test_an_old_index_version_is_rebuilt_by_ingest(fresh_home: Path) -> None:
     assert fulltext.needs_build(fresh_home)
     r = run_cli(fresh_home, "ingest", "-q", str(PAPERCOPILOT))
     assert "index:" in r.stdout and fulltext.current_generation(root) != gen
+
+
+def test_write_atomic_leaves_the_old_file_or_the_new_one(tmp_path: Path, fresh_home: Path) -> None:
+    from paperlist.files import write_atomic
+
+    d = tmp_path / "atomic"
+    d.mkdir()
+    path = d / "CURRENT"
+    path.write_bytes(b"old\n")
+
+    def half(f: object) -> None:
+        f.write(b"ne")      # type: ignore[attr-defined]
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        write_atomic(path, half)
+    assert path.read_bytes() == b"old\n" and [p.name for p in d.iterdir()] == ["CURRENT"]
+    write_atomic(path, lambda f: f.write(b"new\n"))
+    assert path.read_bytes() == b"new\n" and [p.name for p in d.iterdir()] == ["CURRENT"]
+    # what a killed process would leave beside the index's CURRENT is swept by the next build
+    orphan = fresh_home / "index" / ".CURRENT.dead.tmp"
+    orphan.write_text("g-half")
+    fulltext.build(Store(fresh_home / "paperlist.db", readonly=True), fresh_home)
+    assert not orphan.exists()

@@ -32,6 +32,7 @@ import orjson
 import tantivy
 
 from .. import venues as venue_registry
+from ..files import write_atomic
 from ..models import ACCEPTED_STATUSES, REJECTED_STATUSES
 from ..store import IndexDoc, Store
 from ..text import title_key
@@ -134,13 +135,14 @@ def current_stamp(root: Path) -> tuple[int, int] | None:
     return st.st_ino, st.st_mtime_ns
 
 
-def current_generation(root: Path) -> str | None:
-    """The live generation's name, or None when no index was built yet."""
+def current_generation(root: Path, info: str = INFO_FILE) -> str | None:
+    """The live generation's name under ``root``, or None when none was built yet (or its
+    ``info`` file, written last, is missing). The vectors use this too, with their own info file."""
     try:
         name = (root / CURRENT_FILE).read_text("utf-8").strip()
     except FileNotFoundError:
         return None
-    return name if name and (root / name / INFO_FILE).exists() else None
+    return name if name and (root / name / info).exists() else None
 
 
 def generation_info(path: Path) -> dict[str, object]:
@@ -221,9 +223,7 @@ def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
 
 def switch_current(root: Path, gen: str) -> None:
     """Point ``root/CURRENT`` at generation ``gen`` atomically (readers see the old or the new name)."""
-    tmp = root / f".CURRENT.{secrets.token_hex(4)}"
-    tmp.write_text(gen + "\n", "utf-8")
-    os.replace(tmp, root / CURRENT_FILE)
+    write_atomic(root / CURRENT_FILE, lambda f: f.write(gen.encode() + b"\n"))
     fsync_dir(root)
 
 
@@ -248,7 +248,7 @@ def collect_garbage(root: Path, keep: set[str | None]) -> None:
     for d in root.iterdir():
         if d.is_dir() and d.name.startswith("g") and d.name not in keep:
             shutil.rmtree(d, ignore_errors=True)
-        elif d.is_file() and d.name.startswith(".CURRENT."):
+        elif d.is_file() and d.name.startswith(".CURRENT."):      # a switch cut short (write_atomic)
             d.unlink(missing_ok=True)
 
 

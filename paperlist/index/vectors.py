@@ -22,7 +22,6 @@ the old or the new generation, never a mixture.
 from __future__ import annotations
 
 import hashlib
-import os
 import secrets
 import shutil
 from collections.abc import Iterable, Iterator
@@ -33,10 +32,11 @@ from typing import Any
 
 import orjson
 
+from ..files import write_atomic
+from . import fulltext
 from .encoder import DIM, MODEL_NAME
 from .fulltext import collect_garbage, fsync_dir, switch_current
 
-CURRENT_FILE = "CURRENT"
 HASH_BYTES = 12
 ANN_MIN_ROWS = 20_000        # below this, exact search is as fast as the graph: do not build one
 
@@ -96,13 +96,8 @@ class VectorCache:
         self.dir.mkdir(parents=True, exist_ok=True)
         seq = len(self.chunks()) + 1
         path = self.dir / f"c{seq:07d}-{secrets.token_hex(3)}.npz"
-        tmp = self.dir / f".tmp-{secrets.token_hex(6)}.npz"
         h = np.frombuffer(b"".join(hashes), dtype=np.uint8).reshape(len(hashes), HASH_BYTES)
-        with open(tmp, "wb") as fh:
-            np.savez(fh, h=h, v=np.asarray(vectors, dtype=np.float16))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        write_atomic(path, lambda f: np.savez(f, h=h, v=np.asarray(vectors, dtype=np.float16)))
         return path
 
     def compact(self, keep: set[bytes]) -> int:
@@ -119,18 +114,14 @@ class VectorCache:
             self.append(hashes, np.stack([cached[h] for h in hashes]))
         for p in old:
             p.unlink(missing_ok=True)
-        for p in self.dir.glob(".tmp-*"):
+        for p in self.dir.glob(".*.tmp"):       # left by a crash inside write_atomic
             p.unlink(missing_ok=True)
         return len(hashes)
 
 
 # --- generations ----------------------------------------------------------------------------
 def current_generation(root: Path) -> str | None:
-    try:
-        name = (root / CURRENT_FILE).read_text("utf-8").strip()
-    except FileNotFoundError:
-        return None
-    return name if name and (root / name / "info.json").exists() else None
+    return fulltext.current_generation(root, info="info.json")
 
 
 @dataclass(slots=True)

@@ -17,7 +17,6 @@ It is refitted whenever its training set changes (the benchmark fits it on the t
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..files import write_atomic
 from .labels import label
 from .probe import confirmed, shift_rows, shifted
 
@@ -130,13 +130,11 @@ def _load(path: Path, digest: str) -> TextProbe | None:
 def _save(path: Path, digest: str, probe: TextProbe) -> None:
     """Write the cache whole or not at all (a temporary file renamed over it); a failure to write
     only costs the next assignment a fit."""
-    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
     try:
-        with tmp.open("wb") as f:
-            pickle.dump((digest, probe), f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        write_atomic(path, lambda f: pickle.dump((digest, probe), f, protocol=pickle.HIGHEST_PROTOCOL),
+                     durable=False)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        pass
 
 
 def text_probe_from_docs(a: Assigner, docs: Iterable[TopicDoc],
