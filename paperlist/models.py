@@ -71,12 +71,18 @@ class Record:
     summary_zh: str | None = None
     award: str | None = None
     biblio: dict[str, str] = field(default_factory=dict)  # bibkey, booktitle, journal, volume, pages, publisher ...
+    institutions: list[str] = field(default_factory=list)  # the authors' institutions, not tied to one author
+    annotation: bool = False       # only adds facts to the paper its ids name; never a paper of its own
     extra: dict[str, Any] = field(default_factory=dict)   # source fields we do not model
 
     def to_dict(self) -> dict[str, Any]:
         """A shallow dict (values are shared, not copied: this runs once per record on ingest)."""
         d = {f: getattr(self, f) for f in _RECORD_FIELDS}
         d["authors"] = [a.to_dict() for a in self.authors]
+        # fields added later are written only when set, so older records keep their stored hash
+        for f in _LATER_RECORD_FIELDS:
+            if not d[f]:
+                del d[f]
         return d
 
     @classmethod
@@ -111,6 +117,7 @@ class Paper:
     summary_zh: str | None = None
     award: str | None = None
     biblio: dict[str, str] = field(default_factory=dict)         # unioned by field priority
+    institutions: list[str] = field(default_factory=list)        # not tied to authors; unioned
     sources: list[str] = field(default_factory=list)             # record refs "source:file#key"
     provenance: dict[str, str] = field(default_factory=dict)     # field -> "source:file"
     extra: dict[str, Any] = field(default_factory=dict)
@@ -123,4 +130,5 @@ class Paper:
 
 
 _RECORD_FIELDS = tuple(f.name for f in fields(Record))
+_LATER_RECORD_FIELDS = ("institutions", "annotation")
 _PAPER_FIELDS = tuple(f.name for f in fields(Paper))

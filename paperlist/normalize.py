@@ -124,6 +124,33 @@ def openreview_id(value: object) -> str | None:
     return m.group(1) if m else None
 
 
+# Publishers' paper pages whose address names one paper: (kind, pattern of its id). The merge
+# joins records through them as through ids (normalize.link_id); they are not shown as ids.
+_LINK_IDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("cvf", re.compile(r"openaccess\.thecvf\.com/content[_/][^/]+/(?:html|papers)/([^/?#]+?)(?:\.html|\.pdf)$", re.I)),
+    ("ecva", re.compile(r"ecva\.net/papers/eccv_\d{4}/papers_ECCV/(?:html|papers)/([^/?#]+?)(?:\.php|\.pdf)$", re.I)),
+    ("pmlr", re.compile(r"proceedings\.mlr\.press/(v\d+/[a-z0-9-]+?\d{2}[a-z]*)(?:\.html|/[^/]+\.pdf|/)?$", re.I)),
+    ("nips", re.compile(r"(?:papers\.nips\.cc|proceedings\.neurips\.cc)/paper(?:_files/paper)?/\d{4}/(?:hash|file)/"
+                        r"([0-9a-f]{32})-", re.I)),
+    ("aaai", re.compile(r"ojs\.aaai\.org/index\.php/AAAI/article/(?:view|download)/(\d+)", re.I)),
+    ("ijcai", re.compile(r"ijcai\.org/proceedings/(\d{4})/0*(\d+)(?:\.pdf)?/?$", re.I)),
+    ("acl", re.compile(r"aclanthology\.org/+(\d{4}\.[a-z0-9-]+\.\d+|[A-Z]\d{2}-\d{4})(?:\.pdf|\.bib)?/?$", re.I)),
+)
+
+
+def link_id(value: object) -> tuple[str, str] | None:
+    """(kind, id) for the address of a paper's page at a publisher: the CVF, ECVA, PMLR, NeurIPS,
+    AAAI, IJCAI and ACL Anthology pages (and their PDFs) of one paper share it."""
+    s = clean(value)
+    if not s.startswith("http"):
+        return None
+    for kind, rx in _LINK_IDS:
+        m = rx.search(s)
+        if m:
+            return kind, "/".join(m.groups()).lower()
+    return None
+
+
 # --- values -----------------------------------------------------------------------------------
 
 def keywords(value: object, sep: str = ";") -> list[str]:
@@ -190,9 +217,13 @@ def record(
     *, source: str, file: str, key: str, venue: str, year: int, title: object,
     authors: list[Author], **fields: Any,
 ) -> Record:
-    """Build a validated Record; raises RecordError when it has no usable title."""
+    """Build a validated Record; raises RecordError when it has no usable title (an annotation,
+    which only adds facts to the paper its ids name, needs none but must have an id)."""
     t = clean(title)
-    if not t:
+    if fields.get("annotation"):
+        if not fields.get("ids"):
+            raise RecordError("an annotation needs an id to find its paper")
+    elif not t:
         raise RecordError("record has no title")
     if len(t) > 1000:
         raise RecordError("title is longer than 1,000 characters")

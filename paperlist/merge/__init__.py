@@ -22,7 +22,7 @@ from .match import cluster
 from .priority import FIELD_PRIORITY
 
 # Bump when matching or field choice changes: stores merged by an older version re-merge every block.
-MERGE_VERSION = 3
+MERGE_VERSION = 4
 
 __all__ = ["FIELD_PRIORITY", "MERGE_VERSION", "BlockResult", "build_paper", "cluster", "content_hash",
            "merge_block", "prepare"]
@@ -49,6 +49,8 @@ def merge_block(block: str, recs: list[Record]) -> BlockResult:
     drafts: list[tuple[str, list[Record]]] = []
     for g in groups:
         members = [recs[i] for i in g]
+        if all(r.annotation for r in members):
+            continue                  # annotations whose paper no source lists: nothing to show
         drafts.append((_id_for(family, int(year_s), [title_key(r.title) for r in members]), members))
     # Two different papers with the same title: suffix deterministically by first author, then refs.
     by_id: dict[str, list[list[Record]]] = defaultdict(list)
@@ -76,6 +78,8 @@ def content_hash(p: Paper) -> str:
     d = p.to_dict()
     d.pop("title_plain", None)
     d.pop("abstract_plain", None)
+    if not d["institutions"]:
+        del d["institutions"]             # added later: papers without any keep their hash
     return hashlib.sha1(orjson.dumps(d, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 

@@ -91,8 +91,10 @@ def _prov(rec: Record | None) -> str | None:
     return rec.file if rec else None          # file keys start with the source name
 
 
-def build_paper(recs: list[Record], paper_id: str) -> Paper:
-    """One Paper from its records (already in a deterministic order)."""
+def build_paper(all_recs: list[Record], paper_id: str) -> Paper:
+    """One Paper from its records (already in a deterministic order). Annotations add keywords,
+    ids, links and institutions, never the paper's title, venue or other single fields."""
+    recs = [r for r in all_recs if not r.annotation] or all_recs
     title, t_rec = _pick_title(recs)
     venue, v_rec = _pick(recs, "venue")
     track, tr_rec = _pick(recs, "track")
@@ -106,7 +108,7 @@ def build_paper(recs: list[Record], paper_id: str) -> Paper:
         v, r = _pick(recs, fld)
         picked[fld] = v
         provenance[fld] = _prov(r)
-    by_links = sorted(recs, key=lambda r: _rank("links", r.source))
+    by_links = sorted(all_recs, key=lambda r: _rank("links", r.source))
     links: list[tuple[str, str]] = []
     seen_urls: set[str] = set()
     ids: dict[str, str] = {}
@@ -120,7 +122,7 @@ def build_paper(recs: list[Record], paper_id: str) -> Paper:
             ids.setdefault(k, v)
     keywords: list[str] = []
     seen_kw: set[str] = set()
-    for r in sorted(recs, key=lambda r: _rank("keywords", r.source)):
+    for r in sorted(all_recs, key=lambda r: _rank("keywords", r.source)):
         for k in r.keywords:
             if fold(k).lower() not in seen_kw:
                 seen_kw.add(fold(k).lower())
@@ -129,8 +131,13 @@ def build_paper(recs: list[Record], paper_id: str) -> Paper:
     for r in sorted(recs, key=lambda r: _rank("biblio", r.source)):
         for k, v in r.biblio.items():
             biblio.setdefault(k, v)
+    institutions: list[str] = []
+    for r in sorted(all_recs, key=lambda r: _rank("institutions", r.source)):
+        for inst in r.institutions:
+            if inst not in institutions:
+                institutions.append(inst)
     cites = [r.citations for r in recs if r.citations is not None]
-    extra = {ref(r): r.extra for r in recs if r.extra}
+    extra = {ref(r): r.extra for r in all_recs if r.extra}
     st = status if isinstance(status, str) else None
     return Paper(
         id=paper_id, venue=str(venue), year=recs[0].year, title=str(title), title_plain="",
@@ -142,6 +149,6 @@ def build_paper(recs: list[Record], paper_id: str) -> Paper:
         tldr=picked["tldr"] if isinstance(picked["tldr"], str) else None,
         summary_zh=picked["summary_zh"] if isinstance(picked["summary_zh"], str) else None,
         award=picked["award"] if isinstance(picked["award"], str) else None,
-        biblio=dict(sorted(biblio.items())), sources=sorted(ref(r) for r in recs),
+        biblio=dict(sorted(biblio.items())), institutions=institutions, sources=sorted(ref(r) for r in all_recs),
         provenance={k: v for k, v in provenance.items() if v}, extra=extra,
     )

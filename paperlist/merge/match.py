@@ -1,6 +1,7 @@
 """Which records describe the same paper: matching passes over one block's records.
 
-1. strong ids: OpenReview id, ACL Anthology id, DOI, arXiv id;
+1. strong ids: OpenReview id, ACL Anthology id, DOI, arXiv id, and the address of the paper's
+   page at its publisher (CVF, ECVA, PMLR, NeurIPS, AAAI, IJCAI, ACL Anthology);
 2. the same title key (plain, folded, letters and digits only);
 3. a careful fuzzy fallback: title keys at least 92% alike (96% when authors cannot be compared)
    that share an author surname;
@@ -17,9 +18,11 @@ from collections import Counter, defaultdict
 from rapidfuzz import fuzz
 
 from ..models import Record
+from ..normalize import link_id
 from ..text import plain, title_key, words
 
 STRONG_IDS = ("openreview", "acl", "doi", "arxiv")
+_TRUSTED_IDS = ("openreview", "acl")          # joined without comparing titles
 FUZZY_MIN = 92.0
 FUZZY_MIN_NO_AUTHORS = 96.0
 
@@ -60,24 +63,35 @@ class _Clusters:
         return True
 
 
+def strong_keys(rec: Record) -> set[tuple[str, str]]:
+    """(kind, id) pairs that name one paper: the record's strong ids and its publisher page links."""
+    out = {(k, v.lower()) for k, v in rec.ids.items() if k in STRONG_IDS and v}
+    for url in rec.links.values():
+        if (lid := link_id(url)) is not None:
+            out.add(lid)
+    return out
+
+
 def cluster(recs: list[Record]) -> list[list[int]]:
     """Group record indices into papers; ``recs`` must be sorted by (file, key)."""
     cl = _Clusters(recs)
     keys = [title_key(r.title) for r in recs]
 
-    # 1. strong ids (DOI and arXiv also need the titles to agree somewhat: sources mis-assign them)
-    for kind in STRONG_IDS:
-        groups: dict[str, list[int]] = defaultdict(list)
-        for i, r in enumerate(recs):
-            v = r.ids.get(kind)
-            if v:
-                groups[v.lower()].append(i)
-        for members in groups.values():
-            for i in members[1:]:
-                if kind in ("doi", "arxiv") and (fuzz.token_set_ratio(keys[members[0]], keys[i]) < 60
-                                                 or _author_overlap(recs[members[0]], recs[i]) == 0):
-                    continue
-                cl.join(members[0], i)
+    # 1. strong ids, and the publisher pages that name one paper (normalize.link_id). DOI, arXiv
+    # and page links also need the titles to agree somewhat (sources mis-assign them); DOI and
+    # arXiv the authors too.
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, r in enumerate(recs):
+        for key in strong_keys(r):
+            groups[key].append(i)
+    order = {k: n for n, k in enumerate(STRONG_IDS)}      # trusted ids first, page links last
+    for (kind, _), members in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 9), kv[0])):
+        for i in members[1:]:
+            if kind not in _TRUSTED_IDS and fuzz.token_set_ratio(keys[members[0]], keys[i]) < 60:
+                continue
+            if kind in ("doi", "arxiv") and _author_overlap(recs[members[0]], recs[i]) == 0:
+                continue
+            cl.join(members[0], i)
 
     # 2. exact title key
     by_key: dict[str, list[int]] = defaultdict(list)
@@ -122,10 +136,20 @@ def _author_overlap(a: Record, b: Record) -> float:
     return len(sa & sb) / min(len(sa), len(sb))
 
 
-def _fuzzy(recs: list[Record], keys: list[str], cl: _Clusters) -> None:
+def _representatives(recs: list[Record], cl: _Clusters) -> dict[int, int]:
+    """Cluster root -> the record that speaks for the cluster in the fuzzy passes: the one with
+    the most authors (a title-only listing joined by its link says less), then the first."""
     reps: dict[int, int] = {}
     for i in range(len(recs)):
-        reps.setdefault(cl.find(i), i)
+        root = cl.find(i)
+        j = reps.get(root)
+        if j is None or len(recs[i].authors) > len(recs[j].authors):
+            reps[root] = i
+    return reps
+
+
+def _fuzzy(recs: list[Record], keys: list[str], cl: _Clusters) -> None:
+    reps = _representatives(recs, cl)
     roots = sorted(reps)
     if len(roots) < 2:
         return
@@ -166,9 +190,7 @@ def _same_authors(recs: list[Record], cl: _Clusters) -> None:
     """Clusters still apart whose author lists agree (≥ 75% of keys, at least two authors) and
     whose titles still overlap: titles change between submission and proceedings, author lists
     rarely do. Pairs are joined best first, one partner each (the cannot-link rule enforces it)."""
-    roots: dict[int, int] = {}
-    for i in range(len(recs)):
-        roots.setdefault(cl.find(i), i)
+    roots = _representatives(recs, cl)
     by_first: dict[str, list[int]] = defaultdict(list)
     for root, i in roots.items():
         if len(recs[i].authors) >= 2:

@@ -3,14 +3,29 @@
 from __future__ import annotations
 
 from .acl import AclReader
+from .aitopconf import AiTopConfReader
 from .base import Parsed, Reader, SourceError, SourceFile, expand, is_url, load_path, load_url
+from .explorer import ExplorerReader
 from .mlanthology import MlanthologyReader
 from .openreview import OpenReviewReader
+from .orgroups import OrGroupsReader
+from .papercept import PaperceptReader
 from .papercopilot import PapercopilotReader
+from .webconf import WebconfReader
 
-# Sniffers are narrow (a file name pattern, a header or the XML root), so order only breaks ties.
-READERS: dict[str, Reader] = {r.name: r for r in (PapercopilotReader(), MlanthologyReader(), AclReader(),
-                                                   OpenReviewReader())}
+# Sniffers are narrow (a file name pattern, a header or the XML root), so order only breaks ties;
+# papercopilot's comes last because it also claims any JSON list of objects with a title.
+READERS: dict[str, Reader] = {r.name: r for r in (
+    MlanthologyReader(), AclReader(), OpenReviewReader(), AiTopConfReader(), OrGroupsReader(), WebconfReader(),
+    ExplorerReader(), PaperceptReader(), PapercopilotReader())}
+
+# What each source is called where pages and reports name it (proper names: not translated).
+SOURCE_TITLES: dict[str, str] = {
+    "papercopilot": "Paper Copilot", "mlanthology": "ML Anthology", "acl": "ACL Anthology",
+    "openreview": "OpenReview exports", "aitopconf": "ai-top-conf-jsons (proceedings lists)",
+    "orgroups": "ICML 2026 categories and institutions", "webconf": "The Web Conference's lists",
+    "explorer": "IROS paper index", "papercept": "PaperPlaza program",
+}
 
 
 def detect(src: SourceFile, fmt: str | None = None) -> Reader:
@@ -26,5 +41,5 @@ def detect(src: SourceFile, fmt: str | None = None) -> Reader:
     raise SourceError("unrecognized file format (use --format to name it)")
 
 
-__all__ = ["READERS", "Parsed", "Reader", "SourceError", "SourceFile", "detect", "expand", "is_url",
+__all__ = ["READERS", "SOURCE_TITLES", "Parsed", "Reader", "SourceError", "SourceFile", "detect", "expand", "is_url",
            "load_path", "load_url"]

@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 from ..models import Record
 
 MAX_DOWNLOAD = 512 * 1024 * 1024
-DATA_SUFFIXES = (".json", ".jsonl", ".xml", ".csv", ".tsv")
+DATA_SUFFIXES = (".json", ".jsonl", ".xml", ".csv", ".tsv", ".txt", ".html")
 
 
 class SourceError(Exception):
@@ -43,7 +43,7 @@ class SourceFile:
     def stem(self) -> str:
         """The file name without compression and data suffixes ("nips2018")."""
         s = self.basename
-        for suf in (".gz", ".json", ".jsonl", ".xml", ".csv", ".tsv"):
+        for suf in (".gz", *DATA_SUFFIXES):
             if s.endswith(suf):
                 s = s[: -len(suf)]
         return s

@@ -20,6 +20,7 @@ from ..text import clean, title_key
 from .base import Collector, Parsed, SourceError, SourceFile
 
 NAME_RE = re.compile(r"^([a-z][a-z0-9]*?|\d[a-z][a-z0-9]*?)(\d{4})$", re.I)
+_OTHER_LIST_NAME = re.compile(r"^[a-z][a-z0-9]*_\d{4}$", re.I)
 
 # Hosts that relative links ("/media/PosterPDFs/...") hang off, by papercopilot's directory name.
 _HOSTS = {"nips": "https://neurips.cc", "icml": "https://icml.cc", "iclr": "https://iclr.cc",
@@ -47,8 +48,10 @@ class PapercopilotReader:
     def sniff(self, src: SourceFile) -> bool:
         if NAME_RE.match(src.stem) and src.basename.lower().split(".")[1:2] == ["json"]:
             return True
+        # any other name (so that parse says what the name lacks): a JSON list of papers, unless
+        # the name is ai-top-conf-jsons' <conf>_<year> (that reader's lists, checked first)
         head = src.data[:4096].lstrip()
-        return head.startswith(b"[") and b'"title"' in head
+        return head.startswith(b"[") and b'"title"' in head and not _OTHER_LIST_NAME.match(src.stem)
 
     def file_key(self, src: SourceFile) -> str:
         return f"papercopilot:{src.stem}"

@@ -10,7 +10,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # from-version -> SQL that upgrades a store to from-version + 1. Add a step whenever schema.sql
 # changes, and bump SCHEMA_VERSION; schema.sql always describes the newest version.
@@ -19,6 +19,10 @@ MIGRATIONS: dict[int, str] = {
             paper_id TEXT NOT NULL, topic TEXT NOT NULL, rank INTEGER NOT NULL, score REAL NOT NULL,
             venue TEXT NOT NULL, year INTEGER NOT NULL, PRIMARY KEY (paper_id, topic)) WITHOUT ROWID;
           CREATE INDEX IF NOT EXISTS paper_topics_topic ON paper_topics(topic, year, venue);""",
+    2: """ALTER TABLE papers ADD COLUMN institutions TEXT;
+          CREATE TABLE IF NOT EXISTS venue_year_files (
+            block TEXT NOT NULL, venue TEXT NOT NULL, year INTEGER NOT NULL, file TEXT NOT NULL,
+            papers INTEGER NOT NULL, records INTEGER NOT NULL, PRIMARY KEY (venue, year, file)) WITHOUT ROWID;""",
 }
 
 
@@ -162,7 +166,7 @@ class StoreBase:
 
 
 # indexes the merge itself reads: kept during bulk loads
-_KEEP_DURING_BULK = {"records_block", "records_paper", "records_key", "papers_block"}
+_KEEP_DURING_BULK = {"records_block", "records_paper", "records_key", "papers_block", "venue_year_files_block"}
 
 
 def _schema_sql() -> str:

@@ -62,16 +62,33 @@ class BrowseMixin(StoreBase):
 
     # --- venues -----------------------------------------------------------------------------
     def venue_year_counts(self, venue: str) -> list[dict[str, Any]]:
-        """One row per year of a venue: total, accepted, and counts per status (None = unknown)."""
+        """One row per year of a venue: total, accepted, counts per status (None = unknown), how many
+        papers have an abstract and authors, and when a source file behind the year was last ingested."""
         years: dict[int, dict[str, Any]] = {}
-        for year, status, accepted, n in self.db.execute(
-                "SELECT year, status, accepted, count(*) FROM papers WHERE venue=? GROUP BY year, status"
-                " ORDER BY year", (venue,)):
-            row = years.setdefault(year, {"year": year, "total": 0, "accepted": 0, "statuses": {}})
+        for year, status, accepted, n, ab, au in self.db.execute(
+                "SELECT year, status, accepted, count(*), count(abstract), sum(n_authors > 0) FROM papers"
+                " WHERE venue=? GROUP BY year, status ORDER BY year", (venue,)):
+            row = years.setdefault(year, {"year": year, "total": 0, "accepted": 0, "statuses": {},
+                                          "with_abstract": 0, "with_authors": 0, "updated": None})
             row["total"] += n
             row["accepted"] += n if accepted else 0
             row["statuses"][status] = n
+            row["with_abstract"] += ab
+            row["with_authors"] += au
+        for year, at in self.db.execute(
+                "SELECT c.year, max(f.ingested_at) FROM venue_year_files c JOIN files f ON f.key = c.file"
+                " WHERE c.venue=? GROUP BY c.year", (venue,)):
+            if year in years:
+                years[year]["updated"] = at
         return list(years.values())
+
+    def venue_year_sources(self, venue: str, year: int) -> list[dict[str, Any]]:
+        """The source files behind a conference-year's papers: file key, source, papers it gave,
+        when it was last ingested (newest first)."""
+        return [dict(r) for r in self.db.execute(
+            "SELECT c.file AS file, f.source AS source, c.papers AS papers, f.ingested_at AS ingested_at"
+            " FROM venue_year_files c JOIN files f ON f.key = c.file WHERE c.venue=? AND c.year=?"
+            " ORDER BY f.ingested_at DESC, c.file", (venue, year))]
 
     def list_facets(self, venue: str, year: int) -> dict[str, dict[str | None, int]]:
         """Status and track counts of a conference-year (unfiltered), for its filter links."""

@@ -175,8 +175,23 @@ class IngestMixin(StoreBase):
             db.executemany("UPDATE records SET paper_id=? WHERE file=? AND key=?",
                            [(pid, f, k) for (f, k), pid in new_owner.items() if old_owner.get((f, k)) != pid])
             self._retire(db, stale, old_owner, new_owner)
+            self._venue_year_files(db, block, papers, members)
             db.execute("DELETE FROM dirty_blocks WHERE block=?", (block,))
         return counts
+
+    def _venue_year_files(self, db: sqlite3.Connection, block: str, papers: list[tuple[Paper, str]],
+                          members: dict[str, list[tuple[str, str]]]) -> None:
+        """The block's rows of venue_year_files: per venue, year and source file, its papers and records."""
+        counts: dict[tuple[str, int, str], list[int]] = {}
+        for paper, _ in papers:
+            files = Counter(f for f, _ in members.get(paper.id, []))
+            for f, n in files.items():
+                c = counts.setdefault((paper.venue, paper.year, f), [0, 0])
+                c[0] += 1
+                c[1] += n
+        db.execute("DELETE FROM venue_year_files WHERE block=?", (block,))
+        db.executemany("INSERT INTO venue_year_files VALUES (?,?,?,?,?,?)",
+                       [(block, v, y, f, n, r) for (v, y, f), (n, r) in sorted(counts.items())])
 
     def _delete_children(self, db: sqlite3.Connection, ids: list[str]) -> None:
         for pid in ids:
@@ -191,13 +206,13 @@ class IngestMixin(StoreBase):
         db.executemany(
             "INSERT OR REPLACE INTO papers (id, block, venue, family, year, title, title_plain, abstract,"
             " abstract_plain, track, status, accepted, primary_area, citations, bibtex, tldr, summary_zh, award,"
-            " n_authors, biblio, ids, sources, provenance, hash, updated_at)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " n_authors, biblio, institutions, ids, sources, provenance, hash, updated_at)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(p.id, block, p.venue, venue_registry.family(p.venue), p.year, p.title,
               None if p.title_plain == p.title else p.title_plain, p.abstract,
               None if p.abstract_plain == p.abstract else p.abstract_plain, p.track, p.status, int(p.accepted), p.primary_area, p.citations, p.bibtex,
               p.tldr, p.summary_zh, p.award, len(p.authors), _dumps(p.biblio).decode(),
-              _dumps(p.ids).decode(), _dumps(p.sources).decode(),
+              _dumps(p.institutions).decode() if p.institutions else None, _dumps(p.ids).decode(), _dumps(p.sources).decode(),
               _dumps(p.provenance).decode(), h, now) for p, h in papers])
         db.executemany("INSERT INTO paper_authors VALUES (?,?,?,?,?,?)",
                        [(p.id, i, a.key, a.name, a.affiliation, a.orcid)

@@ -80,7 +80,8 @@ class ReadMixin(StoreBase):
             status=row["status"], accepted=bool(row["accepted"]), keywords=keywords,
             primary_area=row["primary_area"], links=links, ids=orjson.loads(row["ids"]),
             citations=row["citations"], bibtex=row["bibtex"], tldr=row["tldr"], summary_zh=row["summary_zh"],
-            award=row["award"], biblio=orjson.loads(row["biblio"]), sources=orjson.loads(row["sources"]), provenance=orjson.loads(row["provenance"]),
+            award=row["award"], biblio=orjson.loads(row["biblio"]),
+            institutions=orjson.loads(row["institutions"]) if row["institutions"] else [], sources=orjson.loads(row["sources"]), provenance=orjson.loads(row["provenance"]),
         )
 
     def paper_records(self, paper_id: str) -> list[Record]:
@@ -128,6 +129,14 @@ class ReadMixin(StoreBase):
         return [tuple(r) for r in self.db.execute(  # type: ignore[misc]
             "SELECT id, coalesce(title_plain, title), venue, year FROM papers ORDER BY id")]
 
+    def papers_only_from(self, sources: list[str]) -> set[str]:
+        """Ids of the papers every record of which comes from these sources (for evaluations of
+        what a set of sources added)."""
+        marks = ",".join("?" * len(sources))
+        return {r[0] for r in self.db.execute(
+            "SELECT paper_id FROM records WHERE paper_id IS NOT NULL GROUP BY paper_id"
+            f" HAVING sum(source NOT IN ({marks})) = 0", sources)}  # noqa: S608
+
     def author_names(self, paper_id: str) -> list[str]:
         return [r[0] for r in self.db.execute(
             "SELECT name FROM paper_authors WHERE paper_id=? ORDER BY position", (paper_id,))]
@@ -150,17 +159,23 @@ class ReadMixin(StoreBase):
             " WHERE pa.author_key=? ORDER BY p.year DESC, p.id", (key,))]
 
     def coverage(self, venue: str | None = None) -> list[dict[str, Any]]:
-        """Per venue and year: papers, accepted, with abstract, and every source file that
-        contributed (records, when it was ingested)."""
+        """Per venue and year: papers, accepted, with abstract, with authors, when a source file
+        behind it was last ingested, and every source file that contributed (records, when it was
+        ingested)."""
         where, args = ("WHERE p.venue = ?", (venue,)) if venue else ("", ())
         rows: dict[tuple[str, int], dict[str, Any]] = {}
-        for v, y, n, acc, ab in self.db.execute(
-                f"SELECT venue, year, count(*), sum(accepted), count(abstract) FROM papers p {where}"  # noqa: S608
-                " GROUP BY venue, year ORDER BY venue, year", args):
-            rows[(v, y)] = {"venue": v, "year": y, "papers": n, "accepted": acc, "with_abstract": ab, "sources": []}
+        for v, y, n, acc, ab, au in self.db.execute(
+                "SELECT venue, year, count(*), sum(accepted), count(abstract), sum(n_authors > 0)"
+                f" FROM papers p {where} GROUP BY venue, year ORDER BY venue, year", args):  # noqa: S608
+            rows[(v, y)] = {"venue": v, "year": y, "papers": n, "accepted": acc, "with_abstract": ab,
+                            "with_authors": au, "updated": None, "sources": []}
+        vwhere = "WHERE c.venue = ?" if venue else ""
         for v, y, f, src, n, at in self.db.execute(
-                "SELECT p.venue, p.year, r.file, r.source, count(*), f.ingested_at FROM records r"
-                " JOIN papers p ON p.id = r.paper_id JOIN files f ON f.key = r.file"
-                f" {where} GROUP BY p.venue, p.year, r.file ORDER BY r.file", args):  # noqa: S608
-            rows[(v, y)]["sources"].append({"file": f, "source": src, "records": n, "ingested_at": at})
+                "SELECT c.venue, c.year, c.file, f.source, c.records, f.ingested_at FROM venue_year_files c"
+                f" JOIN files f ON f.key = c.file {vwhere} ORDER BY c.file", args):  # noqa: S608
+            row = rows.get((v, y))
+            if row is None:
+                continue
+            row["sources"].append({"file": f, "source": src, "records": n, "ingested_at": at})
+            row["updated"] = max(row["updated"] or at, at)
         return list(rows.values())

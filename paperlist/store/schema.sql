@@ -73,6 +73,7 @@ CREATE TABLE IF NOT EXISTS papers (
     award          TEXT,
     n_authors      INTEGER NOT NULL,
     biblio         TEXT NOT NULL,             -- JSON {bibkey, booktitle, journal, volume, pages, ...}
+    institutions   TEXT,                      -- JSON list of the authors' institutions not tied to one author
     ids            TEXT NOT NULL,             -- JSON {kind: id}
     sources        TEXT NOT NULL,             -- JSON list of record refs
     provenance     TEXT NOT NULL,             -- JSON {field: file key}; unmodeled fields stay in records
@@ -125,6 +126,19 @@ CREATE TABLE IF NOT EXISTS paper_ids (
     PRIMARY KEY (kind, value, paper_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS paper_ids_paper ON paper_ids(paper_id);
+
+-- Which source files a conference-year's papers come from (derived by the merge, per block): what
+-- coverage and "updated from its sources" read without joining every record.
+CREATE TABLE IF NOT EXISTS venue_year_files (
+    block    TEXT NOT NULL,
+    venue    TEXT NOT NULL,
+    year     INTEGER NOT NULL,
+    file     TEXT NOT NULL,
+    papers   INTEGER NOT NULL,                -- papers of this venue-year the file's records describe
+    records  INTEGER NOT NULL,
+    PRIMARY KEY (venue, year, file)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS venue_year_files_block ON venue_year_files(block);
 
 -- Ids that a re-merge retired, pointing at the paper that now holds their records.
 CREATE TABLE IF NOT EXISTS paper_aliases (
