@@ -15,10 +15,10 @@ import re
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import quote
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from urllib.parse import quote
 
 from .text import slugify
 
@@ -45,9 +45,11 @@ KNOWN_MLANTHOLOGY_PAPERS: dict[str, str] = {
     "iccv": "2013,2015,2017,2021,2023,2025", "iclr": "2018-2025", "icml": "2013-2025", "jmlr": "2000-2025",
     "midl": "2023-2024", "neurips": "1987-2025", "tmlr": "2022-2026", "uai": "2019-2025", "wacv": "2020-2025",
 }
-KNOWN_MLANTHOLOGY_LEGACY = (
-    "acml aistats alt automl chil clear collas colt cpal cvpr cvprw distill eccv eccvw ecml ecmlpkdd ftml iccv "
-    "iccvw iclr iclrw icml icmlw isipta jair l4dc log mlhc mlj neco pgm uai wacv wacvw").split()
+KNOWN_MLANTHOLOGY_LEGACY = [
+    "acml", "aistats", "alt", "automl", "chil", "clear", "collas", "colt", "cpal", "cvpr", "cvprw",
+    "distill", "eccv", "eccvw", "ecml", "ecmlpkdd", "ftml", "iccv", "iccvw", "iclr", "iclrw", "icml",
+    "icmlw", "isipta", "jair", "l4dc", "log", "mlhc", "mlj", "neco", "pgm", "uai", "wacv", "wacvw",
+]
 ACL_VENUES = ("acl", "emnlp", "naacl", "eacl", "aacl", "coling", "findings", "tacl", "lrec")
 ACL_YEARS = range(2022, 2027)
 ICLR2026_AREAS = (
@@ -59,6 +61,19 @@ ICLR2026_AREAS = (
     "reinforcement learning", "transfer learning, meta learning, and lifelong learning",
     "unsupervised, self-supervised, semi-supervised, and supervised representation learning",
 )
+# Ruichen0424/ai-top-conf-jsons: <CONF>/<conf>_<year>.json, the folder upper/mixed-case (120 files).
+KNOWN_AITOPCONF: dict[str, str] = {
+    "AAAI": "2016-2026", "ACL": "2016-2026", "CVPR": "2016-2026", "ECCV": "2018,2020,2022,2024",
+    "EMNLP": "2016-2025", "ICCV": "2017,2019,2021,2023,2025", "ICLR": "2020-2026", "ICML": "2016-2026",
+    "IJCAI": "2016-2025", "IJCV": "2016-2025", "NeurIPS": "2016-2025", "TIP": "2016-2025",
+    "TPAMI": "2016-2025",
+}
+ICML2026_GROUPS = ("categories", "orgs", "meta")     # alickzhu/icml2026-papers data/<name>.json
+# thewebconf2026/www2026 accepted/Accepted papers - Main proceedings - <Track>.csv, spelled as there.
+WWW2026_TRACKS = ("Industry", "Main Research track - rfp", "PhD Symposium", "Short Papers", "Web4Good",
+                  "Workshops-papers")
+ICRA2026_TITLE_DAYS = ("tue", "wed", "thu")                     # raw/paper_titles/<day>.txt
+ICRA2026_PROGRAM_DAYS = ("tuesday", "wednesday", "thursday")    # raw/program_html/<day>.html
 
 
 def _years(spec: str) -> list[int]:
@@ -107,6 +122,32 @@ def _iclr2026_local(path: str) -> str | None:
     return f"openreview-exports/iclr2026/accepted-{slugify(m.group(1))}.csv" if m else None
 
 
+def _aitopconf_local(path: str) -> str | None:
+    m = re.fullmatch(r"([A-Za-z]+)/([a-z]+)_\d{4}\.json", path)
+    ok = m and m.group(1) in KNOWN_AITOPCONF and m.group(2) == m.group(1).lower()
+    return f"ai-top-conf-jsons/{path}" if ok else None
+
+
+def _orgroups_local(path: str) -> str | None:
+    m = re.fullmatch(r"data/([a-z]+)\.json", path)
+    return f"openreview-exports/icml2026/{m.group(1)}.json" if m and m.group(1) in ICML2026_GROUPS else None
+
+
+def _webconf_local(path: str) -> str | None:
+    """``accepted/Accepted papers - Main proceedings - Main Research track - rfp.csv`` ->
+    ``www2026/www2026-main-research-track---rfp.csv`` (every character but a-z0-9 becomes "-")."""
+    m = re.fullmatch(r"accepted/Accepted papers - Main proceedings - ([^/]+)\.csv", path)
+    return f"www2026/www2026-{re.sub(r'[^a-z0-9]', '-', m.group(1).lower())}.csv" if m else None
+
+
+def _papercept_local(path: str) -> str | None:
+    m = re.fullmatch(r"raw/(?:paper_titles/([a-z]+)\.txt|program_html/([a-z]+)\.html)", path)
+    if not m:
+        return None
+    return f"icra2026/icra2026-titles-{m.group(1)}.txt" if m.group(1) else \
+        f"icra2026/icra2026-program-{m.group(2)}.html"
+
+
 ORIGINS: dict[str, list[Origin]] = {
     "papercopilot": [Origin(
         "papercopilot/paperlists", "main", _papercopilot_local,
@@ -132,6 +173,23 @@ ORIGINS: dict[str, list[Origin]] = {
                lambda p: "openreview-exports/iclr2026/orals-with-authors.json" if p == "data/papers.json" else None,
                lambda: ["data/papers.json"]),
     ],
+    "aitopconf": [Origin(
+        "Ruichen0424/ai-top-conf-jsons", "main", _aitopconf_local,
+        lambda: [f"{c}/{c.lower()}_{y}.json" for c, spec in KNOWN_AITOPCONF.items() for y in _years(spec)])],
+    "orgroups": [Origin(
+        "alickzhu/icml2026-papers", "main", _orgroups_local,
+        lambda: [f"data/{n}.json" for n in ICML2026_GROUPS])],
+    "webconf": [Origin(
+        "thewebconf2026/www2026", "main", _webconf_local,
+        lambda: [f"accepted/Accepted papers - Main proceedings - {t}.csv" for t in WWW2026_TRACKS])],
+    "explorer": [Origin(
+        "gisbi-kim/iros2026-explorer", "main",
+        lambda p: "iros2026/iros2026-papers.json" if p == "output/papers.json" else None,
+        lambda: ["output/papers.json"])],
+    "papercept": [Origin(
+        "gisbi-kim/icra2026-explorer", "main", _papercept_local,
+        lambda: [f"raw/paper_titles/{d}.txt" for d in ICRA2026_TITLE_DAYS]
+        + [f"raw/program_html/{d}.html" for d in ICRA2026_PROGRAM_DAYS])],
 }
 
 
@@ -163,7 +221,7 @@ def plan(sources: list[str] | None = None, api: str | None = None, raw: str | No
 def _list_tree(url: str, timeout: float) -> list[str]:
     try:
         req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - fixed https URLs
+        with urllib.request.urlopen(req, timeout=timeout) as resp:      # fixed https URLs
             tree = json.load(resp).get("tree", [])
         return [t["path"] for t in tree if isinstance(t, dict) and t.get("type") == "blob" and "path" in t]
     except (OSError, ValueError, AttributeError, KeyError, TypeError):
@@ -192,7 +250,7 @@ def fetch(downloads: list[Download], dest: Path, progress: Callable[[int, int, s
             part = target.with_name(target.name + ".part")
             try:
                 req = urllib.request.Request(d.url, headers={"User-Agent": USER_AGENT})
-                with urllib.request.urlopen(req, timeout=timeout) as resp, open(part, "wb") as f:  # noqa: S310
+                with urllib.request.urlopen(req, timeout=timeout) as resp, open(part, "wb") as f:
                     while chunk := resp.read(1 << 20):
                         f.write(chunk)
                 part.replace(target)

@@ -11,7 +11,7 @@ import pytest
 
 from paperlist import origins
 
-from .conftest import FIXTURES, PAPERCOPILOT, run_cli, serve_dir
+from .conftest import FIXTURES, PAPERCOPILOT, SHARED_DATA, run_cli, serve_dir
 
 
 def fake_github(root: Path) -> None:
@@ -113,3 +113,173 @@ def test_file_names_with_spaces_and_commas_are_quoted_and_fetched(tmp_path: Path
         rep = origins.fetch([spaced], tmp_path / "sources")
     assert (rep.fetched, rep.failed) == (1, [])
     assert (tmp_path / "sources" / spaced.local).read_text() == "a,b\n1,2\n"
+
+
+# --- the 2026 origins ------------------------------------------------------------------------
+# Each repository's tree as the GitHub API lists it: (path, type, local path we expect or None).
+# The local names follow ../shared/data (see its README); None marks what must be ignored.
+TREES_2026: dict[str, list[tuple[str, str, str | None]]] = {
+    "Ruichen0424/ai-top-conf-jsons": [
+        ("AAAI/aaai_2026.json", "blob", "ai-top-conf-jsons/AAAI/aaai_2026.json"),
+        ("NeurIPS/neurips_2025.json", "blob", "ai-top-conf-jsons/NeurIPS/neurips_2025.json"),
+        ("TPAMI/tpami_2016.json", "blob", "ai-top-conf-jsons/TPAMI/tpami_2016.json"),
+        ("Readme.md", "blob", None), ("MANIFEST.json", "blob", None), ("config.json", "blob", None),
+        ("index.html", "blob", None), ("AAAI", "tree", None),
+        ("ICML/icml_2027.json", "tree", None),             # a directory, whatever its name
+        ("AAAI/AAAI_2026.json", "blob", None), ("AAAI/aaai_2026.json.bak", "blob", None),
+        ("ICML/icml_2026_old.json", "blob", None), ("CVPR/iccv_2025.json", "blob", None),
+        ("NIPS/nips_2016.json", "blob", None),              # the folder's old name
+    ],
+    "alickzhu/icml2026-papers": [
+        ("data/categories.json", "blob", "openreview-exports/icml2026/categories.json"),
+        ("data/orgs.json", "blob", "openreview-exports/icml2026/orgs.json"),
+        ("data/meta.json", "blob", "openreview-exports/icml2026/meta.json"),
+        ("data/papers.json", "blob", None),                 # the very large per-paper file
+        ("data", "tree", None), ("README.md", "blob", None), ("app.js", "blob", None),
+        ("data/categories.json.bak", "blob", None), ("categories.json", "blob", None),
+    ],
+    "thewebconf2026/www2026": [
+        ("accepted/Accepted papers - Main proceedings - Main Research track - rfp.csv", "blob",
+         "www2026/www2026-main-research-track---rfp.csv"),
+        ("accepted/Accepted papers - Main proceedings - Web4Good.csv", "blob",
+         "www2026/www2026-web4good.csv"),
+        ("accepted/Accepted papers - Main proceedings - PhD Symposium.csv", "blob",
+         "www2026/www2026-phd-symposium.csv"),
+        ("accepted/Accepted workshops & tutorials - Workshops.csv", "blob", None),
+        ("accepted/industry.html", "blob", None), ("accepted", "tree", None), ("README.md", "blob", None),
+        ("accepted/Accepted papers - Main proceedings - Industry.xlsx", "blob", None),
+        ("Accepted papers - Main proceedings - Industry.csv", "blob", None),
+    ],
+    "gisbi-kim/iros2026-explorer": [
+        ("output/papers.json", "blob", "iros2026/iros2026-papers.json"),
+        ("output/iros2026_explorer.html", "blob", None), ("output/analysis/index.html", "blob", None),
+        ("papers.json", "blob", None), ("output", "tree", None), ("README.md", "blob", None),
+    ],
+    "gisbi-kim/icra2026-explorer": [
+        ("raw/paper_titles/wed.txt", "blob", "icra2026/icra2026-titles-wed.txt"),
+        ("raw/paper_titles/tue.txt", "blob", "icra2026/icra2026-titles-tue.txt"),
+        ("raw/program_html/wednesday.html", "blob", "icra2026/icra2026-program-wednesday.html"),
+        ("raw/paper_titles", "tree", None), ("README.md", "blob", None),
+        ("classification/fullaff_1.txt", "blob", None), ("scripts/parse_papers.py", "blob", None),
+        ("raw/program_html/tuesday.htm", "blob", None), ("raw/paper_titles/tue.html", "blob", None),
+    ],
+}
+NEW_SOURCES = ["aitopconf", "orgroups", "webconf", "explorer", "papercept"]
+# The source's folder under ../shared/data, and how many files it has there (for runs without it).
+NEW_FOLDERS = {"aitopconf": ("ai-top-conf-jsons", 120), "orgroups": ("openreview-exports/icml2026", 3),
+               "webconf": ("www2026", 6), "explorer": ("iros2026", 1), "papercept": ("icra2026", 5)}
+ICRA_WEDNESDAY_HTML = "icra2026/icra2026-program-wednesday.html"   # too large for the shared copy
+
+
+def fake_github_2026(root: Path) -> dict[str, bytes]:
+    """The five repositories' trees and their raw files (each file's text names it); returns the
+    content expected at each local path."""
+    expected: dict[str, bytes] = {}
+    for repo, entries in TREES_2026.items():
+        trees = root / "repos" / repo / "git" / "trees"
+        trees.mkdir(parents=True)
+        (trees / "main").write_text(json.dumps({"tree": [{"path": p, "type": t} for p, t, _ in entries]}))
+        for path, kind, local in entries:
+            if kind != "blob":
+                continue
+            f = root / repo / "main" / path
+            f.parent.mkdir(parents=True, exist_ok=True)
+            f.write_bytes(body := f"{repo} {path}\n".encode())
+            if local:
+                expected[local] = body
+    return expected
+
+
+def test_new_origins_are_offered_under_their_readers_names() -> None:
+    from paperlist.sources import READERS
+
+    assert set(NEW_SOURCES) <= set(origins.ORIGINS)
+    assert set(origins.ORIGINS) <= set(READERS)
+
+
+def test_plan_maps_the_2026_repositories_to_the_shared_layout(tmp_path: Path) -> None:
+    fake_github_2026(tmp_path)
+    with serve_dir(tmp_path) as url:
+        plan = origins.plan(NEW_SOURCES, api=url, raw=url, timeout=5)
+    got = [(d.url.removeprefix(url), d.local) for d in plan]
+    want = {(f"/{repo}/main/{path}".replace(" ", "%20"), local)
+            for repo, entries in TREES_2026.items() for path, _, local in entries if local}
+    assert len(got) == len(set(got)) and set(got) == want
+    spaced = ("/thewebconf2026/www2026/main/accepted/Accepted%20papers%20-%20Main%20proceedings%20-%20"
+              "Main%20Research%20track%20-%20rfp.csv")
+    assert (spaced, "www2026/www2026-main-research-track---rfp.csv") in got
+    assert all(" " not in d.url for d in plan)
+    # Only the origins asked for are listed.
+    with serve_dir(tmp_path) as url:
+        only = origins.plan(["explorer"], api=url, raw=url, timeout=5)
+    assert [d.local for d in only] == ["iros2026/iros2026-papers.json"]
+
+
+def _shared_names(folder: str) -> set[str] | None:
+    """The file names in ../shared/data/<folder> as a download names them (no ``.gz``), or None."""
+    root = SHARED_DATA / folder
+    if not root.is_dir():
+        return None
+    return {p.relative_to(SHARED_DATA).as_posix().removesuffix(".gz")
+            for p in root.rglob("*") if p.is_file() and p.name != "MANIFEST.json"}
+
+
+@pytest.mark.parametrize("source", NEW_SOURCES)
+def test_2026_known_lists_when_the_api_cannot_be_reached(source: str) -> None:
+    plan = origins.plan([source], api="http://127.0.0.1:9", raw="https://raw.example", timeout=2)
+    got = [d.local for d in plan]
+    assert len(got) == len(set(got))
+    folder, count = NEW_FOLDERS[source]
+    extra = {ICRA_WEDNESDAY_HTML} if source == "papercept" else set()
+    shared = _shared_names(folder)
+    if shared is not None:
+        assert set(got) == shared | extra
+    assert len(got) == count + len(extra)
+    assert all(x.startswith(folder + "/") for x in got)
+    # Every raw URL is a quoted path of the origin's repository that maps back to the same file.
+    (o,) = origins.ORIGINS[source]
+    prefix = f"https://raw.example/{o.repo}/{o.ref}/"
+    for d in plan:
+        assert " " not in d.url and d.url.startswith(prefix)
+        assert o.local(d.url.removeprefix(prefix).replace("%20", " ")) == d.local
+
+
+def test_2026_known_lists_name_the_files_the_readme_names() -> None:
+    """Independent of ../shared/data: the names its README gives for the small origins."""
+    plan = origins.plan(["webconf", "papercept", "orgroups"], api="http://127.0.0.1:9", raw="https://r",
+                        timeout=2)
+    got = {d.local for d in plan}
+    assert {x for x in got if x.startswith("www2026/")} == {
+        f"www2026/www2026-{t}.csv" for t in ("industry", "main-research-track---rfp", "phd-symposium",
+                                             "short-papers", "web4good", "workshops-papers")}
+    assert {x for x in got if x.startswith("icra2026/")} == {
+        *(f"icra2026/icra2026-titles-{d}.txt" for d in ("tue", "wed", "thu")),
+        *(f"icra2026/icra2026-program-{d}.html" for d in ("tuesday", "wednesday", "thursday"))}
+    assert {x for x in got if x.startswith("openreview-exports/")} == {
+        f"openreview-exports/icml2026/{n}.json" for n in ("categories", "orgs", "meta")}
+
+
+def test_ai_top_conf_known_list_is_the_manifest() -> None:
+    manifest = SHARED_DATA / "ai-top-conf-jsons" / "MANIFEST.json"
+    if not manifest.exists():
+        pytest.skip(f"no {manifest}")
+    listed = {f"ai-top-conf-jsons/{f['source_path']}" for f in json.loads(manifest.read_text())["files"]}
+    plan = origins.plan(["aitopconf"], api="http://127.0.0.1:9", raw="https://r", timeout=2)
+    assert len(listed) == 120 and {d.local for d in plan} == listed
+    assert {d.url.removeprefix("https://r/Ruichen0424/ai-top-conf-jsons/main/") for d in plan} == {
+        f["source_path"] for f in json.loads(manifest.read_text())["files"]}
+
+
+def test_fetch_of_the_2026_origins_lands_in_the_shared_layout(tmp_path: Path) -> None:
+    www = tmp_path / "www"
+    expected = fake_github_2026(www)
+    dest = tmp_path / "sources"
+    with serve_dir(www) as url:
+        plan = origins.plan(NEW_SOURCES, api=url, raw=url, timeout=5)
+        rep = origins.fetch(plan, dest)
+    assert (rep.fetched, rep.kept, rep.missing, rep.failed) == (len(expected), 0, 0, [])
+    assert {p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file()} == set(expected)
+    for local, body in expected.items():
+        assert (dest / local).read_bytes() == body
+    assert (dest / "www2026" / "www2026-main-research-track---rfp.csv").read_text() == \
+        "thewebconf2026/www2026 accepted/Accepted papers - Main proceedings - Main Research track - rfp.csv\n"
