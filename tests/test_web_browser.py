@@ -4,6 +4,7 @@ a paper full of XSS payloads that must not run. Screenshots go to test-artifacts
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -13,8 +14,9 @@ from typing import Any
 
 import pytest
 
+from paperlist.models import Record
 from paperlist.store import Store
-from tests.webdata import paper_id
+from tests.webdata import build_store, paper_id
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -34,11 +36,17 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server(web_home: Path, web_store: Store) -> Iterator[str]:
     """The fixture site under a real uvicorn on 127.0.0.1 (a thread of this process)."""
+    with serve(web_home) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serve(home: Path) -> Iterator[str]:
     import uvicorn
 
     from paperlist.web.app import Settings, create_app
 
-    app = create_app(Settings(home=web_home, store=Store(web_home / "paperlist.db", readonly=True)))
+    app = create_app(Settings(home=home, store=Store(home / "paperlist.db", readonly=True)))
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
     t = threading.Thread(target=srv.run, daemon=True)
@@ -203,3 +211,54 @@ def test_screenshots(browser: Any, server: str, web_store: Store, lang: str) -> 
         assert not watch.errors, watch.errors
         ctx.close()
     assert (ARTIFACTS / f"home-{lang}-desktop.png").stat().st_size > 10_000
+
+
+# ICML 2026 as its list gives it: a title, a link, an area; institutions from the ICML 2026 groups,
+# not tied to authors; no abstract, no authors yet (the fixture site plus this paper and ICML 2025)
+ICML_2026 = [
+    Record(source="aitopconf", file="aitopconf:icml_2026", key="BZfkxSasd3", venue="icml", year=2026,
+           title="Joint-Embedding Predictive Learning of Latent Market States in U.S. Equities", status="accepted",
+           track="main", primary_area="Deep Learning", keywords=["Selfsupervised Learning"],
+           ids={"openreview": "BZfkxSasd3"}, links={"openreview": "https://openreview.net/forum?id=BZfkxSasd3"},
+           institutions=["Tsinghua University", "Google DeepMind"]),
+    Record(source="aitopconf", file="aitopconf:icml_2025", key="x25", venue="icml", year=2025,
+           title="A Paper of Last Year", status="accepted", links={"site": "https://proceedings.mlr.press/v267/x25a.html"}),
+]
+
+
+@pytest.fixture(scope="module")
+def title_only_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
+    home = tmp_path_factory.mktemp("titles")
+    store = build_store(home, extra=ICML_2026)
+    with serve(home) as url:
+        yield url, store
+
+
+def test_newest_proceedings_first_and_a_title_only_paper(browser: Any, title_only_site: tuple[str, Store]) -> None:
+    """The home page's newest row starts with this year's proceedings; an ICML 2026 paper known by
+    its title, link, area and institutions only reads well in both languages, on a phone too."""
+    server, store = title_only_site
+    pid = paper_id(store, "BZfkxSasd3")
+    ctx = browser.new_context(base_url=server, viewport={"width": 390, "height": 844})
+    pg = ctx.new_page()
+    watch = Watch(pg)
+    pg.goto("/en/")
+    years = [int(t.rsplit(" ", 1)[1]) for t in pg.locator(".recent .chip").all_inner_texts()]
+    assert years and years[0] == 2026 and years == sorted(years, reverse=True), years
+    assert "ICML 2026" in pg.locator(".recent .chip").all_inner_texts()
+    for prefix, no_abstract, no_authors, institutions in (
+            ("/en", "No source we read has this paper's abstract yet.", "not in the library yet", "Institutions"),
+            ("", "我们收录的数据源中暂无这篇论文的摘要。", "暂无这篇论文的作者信息", "机构")):
+        pg.goto(f"{prefix}/papers/{pid}")
+        assert pg.locator("h1.paper-title").inner_text().startswith("Joint-Embedding Predictive Learning")
+        assert no_abstract in pg.locator("section.abstract").inner_text()
+        assert no_authors in pg.locator(".paper-authors.empty").inner_text()
+        inst = pg.locator(".paper-institutions").inner_text()
+        assert institutions in inst and "Tsinghua University" in inst
+        assert pg.locator("section.abstract a").get_attribute("href") == "https://openreview.net/forum?id=BZfkxSasd3"
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 391          # nothing overflows a phone
+        shot(pg, f"title-only-paper{prefix.replace('/', '-') or '-zh'}")
+        pg.goto(f"{prefix}/conferences/icml/2026")
+        assert pg.locator(".badge.titles-only").count() == 1
+    assert not watch.dialogs and not watch.errors, watch.errors
+    ctx.close()

@@ -266,8 +266,10 @@ def coverage_cmd(venue: str | None, as_json: bool) -> None:
     if as_json:
         echo_json(rows)
         return
-    click.echo(f"{'venue':<16} {'year':>4} {'papers':>7} {'accepted':>8} {'abstract':>9}  sources (records, ingested)")
+    click.echo(f"{'venue':<16} {'year':>4} {'papers':>7} {'accepted':>8} {'abstract':>9} {'authors':>8}"
+               "  sources (records, ingested)")
     for r in rows:
-        pct = 100 * r["with_abstract"] / r["papers"] if r["papers"] else 0
+        n = r["papers"] or 1
         srcs = ", ".join(f"{s['file']} ({s['records']}, {s['ingested_at'][:10]})" for s in r["sources"])
-        click.echo(f"{r['venue']:<16} {r['year']:>4} {r['papers']:>7,} {r['accepted']:>8,} {pct:>8.0f}%  {srcs}")
+        click.echo(f"{r['venue']:<16} {r['year']:>4} {r['papers']:>7,} {r['accepted']:>8,}"
+                   f" {100 * r['with_abstract'] / n:>8.0f}% {100 * r['with_authors'] / n:>7.0f}%  {srcs}")

@@ -115,6 +115,9 @@ class Paper(Model):
     summary_zh: str | None = Field(description="A Chinese summary, when a source has one.")
     keywords: list[str]
     primary_area: str | None
+    institutions: list[str] = Field(default_factory=list, description=(
+        "The authors' institutions as a source lists them for the paper, not matched to authors "
+        "(e.g. ICML 2026, whose authors are not known yet)."))
     citations: int | None
     links: list[Link]
     ids: list[ExternalId]
@@ -211,6 +214,26 @@ class VenueYearRow(Model):
     spotlight: int = Field(description="Spotlight and highlight papers.")
     poster: int
     rejected: int = Field(description="Rejected, withdrawn and desk-rejected submissions.")
+    with_abstract: int = Field(description="Papers whose abstract the library holds.")
+    with_authors: int = Field(description="Papers whose authors the library holds.")
+    updated: str | None = Field(description="When a source file behind this year was last ingested (ISO 8601, UTC).")
+
+
+class YearSource(Model):
+    source: str = Field(description="The source kind (papercopilot, aitopconf …).")
+    name: str = Field(description="Its display name.")
+    papers: int = Field(description="Papers of this conference-year it lists.")
+    updated: str = Field(description="When its file was last ingested (ISO 8601, UTC).")
+
+
+class YearCoverage(Model):
+    """What the library holds of a conference-year."""
+
+    papers: int
+    with_abstract: int
+    with_authors: int
+    updated: str | None
+    sources: list[YearSource]
 
 
 class VenueInfo(VenueRef):
@@ -248,6 +271,7 @@ class VenueYearList(Model):
     pagination: Pagination
     prev_year: int | None
     next_year: int | None
+    coverage: YearCoverage
     links: FormatLinks
 
 
@@ -308,6 +332,8 @@ class CoverageRow(Model):
     papers: int
     accepted: int
     with_abstract: int
+    with_authors: int = Field(description="Papers whose authors the library holds.")
+    updated: str | None = Field(description="When a source file behind it was last ingested (ISO 8601, UTC).")
     sources: list[CoverageSource]
 
 

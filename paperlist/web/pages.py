@@ -26,7 +26,7 @@ from .views.papers import Ambiguous, build_author, build_bibtex, build_paper
 from .views.apidocs import build_api_docs
 from .views.search import build_search
 from .views.topics import build_topic, build_topics, build_venue_year_topics
-from .views.venues import build_conferences, build_home, build_venue, build_venue_year
+from .views.venues import build_conferences, build_coverage, build_home, build_venue, build_venue_year
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -155,6 +155,7 @@ def routes() -> list[Route]:
         Route("/", page("home.html", lambda r: build_home(ctx(r)))),
         Route("/search", search),
         Route("/conferences", page("conferences.html", lambda r: build_conferences(ctx(r)))),
+        Route("/coverage", page("coverage.html", lambda r: build_coverage(ctx(r)))),
         Route("/conferences/{venue}", page("venue.html", lambda r: build_venue(ctx(r), r.path_params["venue"]))),
         Route("/conferences/{venue}/{year}", page("venue_year.html", lambda r: build_venue_year(
             ctx(r), r.path_params["venue"], r.path_params["year"], r.query_params))),

@@ -47,7 +47,7 @@ def environment(lang: str) -> Environment:
         lang=lang, html_lang=i18n.HTML_LANG[lang], static=static_url,
         u=lambda path: pre + path if path != "/" else (pre + "/" if pre else "/"),
         num=lambda n: i18n.number(n, lang), compact=lambda n: i18n.compact(n, lang),
-        date=lambda v: i18n.date(v, lang),
+        date=lambda v: i18n.date(v, lang), share=lambda part, total: i18n.share(part, total, lang),
     )
     env.globals.update(status_labels=labels.STATUS, status_series=labels.SERIES)
     more = i18n.translations(lang).gettext("and %(n)s more")

@@ -17,7 +17,7 @@ from babel import Locale
 from babel.dates import format_date
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_compact_decimal, format_decimal
+from babel.numbers import format_compact_decimal, format_decimal, format_percent
 from babel.support import Translations
 
 LANGS = ("zh", "en")
@@ -70,6 +70,19 @@ def locale(lang: str) -> Locale:
 def number(n: float | None, lang: str) -> str:
     """167843 -> "167,843" per the language's conventions (cached: pages format many counts)."""
     return "" if n is None else format_decimal(n, locale=locale(lang))
+
+
+def share(part: int, total: int, lang: str) -> str:
+    """``part`` of ``total`` as a whole percentage ("85%" / "85%"), never rounded to a false 0% or
+    100%: 1 of 1,000 is "<1%", 999 of 1,000 is "99%"; "–" when there is nothing to count."""
+    if not total:
+        return "–"
+    pct = round(100 * part / total)
+    if part and pct == 0:
+        return "<" + format_percent(0.01, locale=locale(lang))
+    if part < total and pct == 100:
+        pct = 99
+    return str(format_percent(pct / 100, locale=locale(lang)))
 
 
 def compact(n: int | None, lang: str) -> str:

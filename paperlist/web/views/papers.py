@@ -87,6 +87,7 @@ def paper_fields(p: Paper) -> dict[str, Any]:
         "track": p.track if p.track and p.track != "main" else None, "award": p.award,
         "abstract": p.abstract, "tldr": p.tldr, "summary_zh": p.summary_zh,
         "keywords": p.keywords, "primary_area": p.primary_area, "citations": p.citations,
+        "institutions": p.institutions,
         "links": _links(p), "ids": _ids(p),
         "bibtex": cite, "bibtex_from_source": bool(p.bibtex and cite == p.bibtex.strip()),
         "bib_href": paper_path(p.id) + ".bib",

@@ -131,7 +131,7 @@ def conference_year(ctx: Ctx, name: str, year: str, params: Mapping[str, Any]) -
             "papers": [summary(c) for c in d["papers"]], "filters": d["filters"], "status_counts": counts,
             "track_counts": d["track_links"], "pagination": d["pagination"],
             "prev_year": (d["prev_year"] or {}).get("year"), "next_year": (d["next_year"] or {}).get("year"),
-            "links": d["links"]}
+            "coverage": d["coverage"], "links": d["links"]}
 
 
 # --- corpus -------------------------------------------------------------------------------------

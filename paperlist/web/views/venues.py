@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 from ... import venues
 from ...models import STATUSES
+from ...sources import SOURCE_TITLES
 from ...store import ListFilter
 from ..charts import year_bars
 from ..i18n import N_
@@ -65,11 +66,12 @@ def _figures(ctx: Ctx) -> dict[str, Any]:
 def build_home(ctx: Ctx) -> dict[str, Any]:
     """Search box, corpus figures, the newest conference-years, conferences by field."""
     rows = venue_stats(ctx)
-    latest = sorted(((y, r["key"]) for r in rows.values() if r["kind"] == "conference" and not r["parent"]
-                     for y in r["years"][-1:]), reverse=True)
+    # each conference's newest year; the newest years first, the largest conferences first within a year
+    latest = sorted(((y, -r["papers"], r["key"]) for r in rows.values() if r["kind"] == "conference"
+                     and not r["parent"] for y in r["years"][-1:]), key=lambda t: (-t[0], t[1], t[2]))
     newest_year = latest[0][0] if latest else None
     recent = []
-    for y, key in latest:
+    for y, _, key in latest:
         if newest_year is not None and y >= newest_year - 1:
             recent.append({"key": key, "short": rows[key]["short"], "year": y, "href": venue_path(key, y)})
     return {"page": "home", "figures": _figures(ctx), "recent": recent[:16],
@@ -103,6 +105,7 @@ def build_venue(ctx: Ctx, name: str) -> dict[str, Any]:
     rows = ctx.cache.get(("venue_years", key), lambda: ctx.store.venue_year_counts(key))
     stats = venue_stats(ctx)
     years = [{"year": r["year"], "href": venue_path(key, r["year"]), "total": r["total"], "accepted": r["accepted"],
+              "with_abstract": r["with_abstract"], "with_authors": r["with_authors"], "updated": r["updated"],
               "oral": r["statuses"].get("oral", 0),
               "spotlight": r["statuses"].get("spotlight", 0) + r["statuses"].get("highlight", 0),
               "poster": r["statuses"].get("poster", 0),
@@ -117,6 +120,39 @@ def build_venue(ctx: Ctx, name: str) -> dict[str, Any]:
             "years": years, "related": related, "chart": year_bars(rows),
             "links": format_links(venue_path(key), [], exports=False, atom=venue_feed(key)),
             "totals": {k: sum(y[k] for y in years) for k in ("oral", "spotlight", "poster", "rejected")}}
+
+
+def _year_coverage(ctx: Ctx, key: str, year: int) -> dict[str, Any]:
+    """What the library holds of a conference-year: how many papers have an abstract and authors,
+    and which sources gave them, when each was last ingested."""
+    rows = ctx.cache.get(("venue_years", key), lambda: ctx.store.venue_year_counts(key))
+    row = next((r for r in rows if r["year"] == year), None) or {}
+    files = ctx.cache.get(("year_sources", key, year), lambda: ctx.store.venue_year_sources(key, year))
+    by_source: dict[str, dict[str, Any]] = {}
+    for f in files:
+        s = by_source.setdefault(f["source"], {"source": f["source"], "name": SOURCE_TITLES.get(f["source"], f["source"]),
+                                               "papers": 0, "updated": f["ingested_at"]})
+        s["papers"] = max(s["papers"], f["papers"])
+        s["updated"] = max(s["updated"], f["ingested_at"])
+    return {"papers": row.get("total", 0), "with_abstract": row.get("with_abstract", 0),
+            "with_authors": row.get("with_authors", 0), "updated": row.get("updated"),
+            "sources": sorted(by_source.values(), key=lambda s: -s["papers"])}
+
+
+def build_coverage(ctx: Ctx) -> dict[str, Any]:
+    """Every venue-year: papers, how many have an abstract and authors, when its sources were last
+    ingested: "titles only" at a glance. Newest years first, then the largest."""
+    rows = ctx.cache.get(("coverage", None), lambda: ctx.store.coverage(None))
+    stats = venue_stats(ctx)
+    out = [{"venue": r["venue"], "short": stats[r["venue"]]["short"] if r["venue"] in stats else r["venue"],
+            "kind": stats[r["venue"]]["kind"] if r["venue"] in stats else "conference", "year": r["year"],
+            "href": venue_path(r["venue"], r["year"]), "papers": r["papers"], "with_abstract": r["with_abstract"],
+            "with_authors": r["with_authors"], "updated": r["updated"],
+            "sources": sorted({SOURCE_TITLES.get(s["source"], s["source"]) for s in r["sources"]})}
+           for r in rows]
+    out.sort(key=lambda r: (-r["year"], -r["papers"], r["venue"]))
+    return {"page": "coverage", "figures": _figures(ctx), "rows": out,
+            "titles_only": sum(1 for r in out if not r["with_abstract"] and not r["with_authors"])}
 
 
 @dataclass(slots=True)
@@ -224,6 +260,7 @@ def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]
                        "first_index": (page - 1) * (per_page or 0) + 1},
         "links": format_links(base, link_params(lq), [("per_page", per_raw if per_raw != "100" else None),
                                                      ("page", page if page != 1 else None)], atom=venue_feed(key)),
+        "coverage": _year_coverage(ctx, key, year),
         "prev_year": {"year": all_years[i - 1], "href": venue_path(key, all_years[i - 1])} if i > 0 else None,
         "next_year": ({"year": all_years[i + 1], "href": venue_path(key, all_years[i + 1])}
                       if i + 1 < len(all_years) else None),
