@@ -28,6 +28,7 @@ most likely source of the query given only what the query says (see ``bayes_pick
 can beat it on average without information the query does not carry.
 
     .venv/bin/python benchmarks/search_eval.py --home /tmp/search-home [--n 400] [--seed 7] [--failures]
+    .venv/bin/python benchmarks/search_eval.py --home /tmp/search-home --only-from aitopconf,orgroups,webconf,explorer,papercept
 """
 
 from __future__ import annotations
@@ -114,10 +115,15 @@ def perturb(kind: str, title: str, authors: list[str], rng: random.Random) -> st
     raise ValueError(kind)
 
 
-def sample(store: Store, n: int, seed: int) -> list[tuple[str, str, list[str], str, int]]:
-    """(id, plain title, authors, venue, year) of n papers whose titles have 4+ words."""
+def sample(store: Store, n: int, seed: int, only_from: list[str] | None = None
+           ) -> list[tuple[str, str, list[str], str, int]]:
+    """(id, plain title, authors, venue, year) of n papers whose titles have 4+ words (with
+    ``only_from``: papers that only these sources list, the papers they added)."""
     rows = store.plain_titles()
     rows = [r for r in rows if len(title_words(r[1])) >= 4]
+    if only_from:
+        added = store.papers_only_from(only_from)
+        rows = [r for r in rows if r[0] in added]
     picked = random.Random(seed).sample(rows, n)
     out = []
     for pid, title, venue, year in picked:
@@ -185,6 +191,9 @@ def main() -> None:
                     help="rank with a plain tantivy OR query (title, authors, keywords, abstract) instead")
     ap.add_argument("--mode", default="keyword", choices=["auto", "keyword", "semantic", "hybrid"],
                     help="search mode (auto = hybrid for queries of 4+ words when vectors exist)")
+    ap.add_argument("--only-from", default="", metavar="SOURCES",
+                    help="sample only papers that these sources alone list (comma-separated reader names, e.g."
+                         " aitopconf,orgroups,webconf,explorer,papercept: the 2026 sources of issue 15)")
     ap.add_argument("--set", action="append", default=[], metavar="WEIGHT=VALUE",
                     help="override a ranking weight (paperlist.search.rank.Weights), for tuning")
     args = ap.parse_args()
@@ -192,7 +201,7 @@ def main() -> None:
     store = Store(home / "paperlist.db", readonly=True)
     overrides = {k: type(getattr(DEFAULT_WEIGHTS, k))(v) for k, v in (x.split("=", 1) for x in args.set)}
     searcher = Searcher(home, weights=replace(DEFAULT_WEIGHTS, **overrides))
-    items = sample(store, args.n, args.seed)
+    items = sample(store, args.n, args.seed, [s for s in args.only_from.split(",") if s] or None)
     key_count: dict[str, int] = defaultdict(int)
     for _, t, _, _ in store.plain_titles():
         key_count[title_key(t)] += 1
