@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 
 from paperlist.cli import main
 from paperlist.ingest import ingest
-from paperlist.origins import default_data_dir
+from paperlist.sources.origins import default_data_dir
 from paperlist.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from paperlist import origins
+from paperlist.sources import origins
 
 from .conftest import FIXTURES, PAPERCOPILOT, SHARED_DATA, run_cli, serve_dir
 

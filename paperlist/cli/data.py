@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .. import origins
+from ..sources import origins
 from .. import venues as venue_registry
 from ..citation import bibtex
 from ..index import fulltext

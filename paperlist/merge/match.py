@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from rapidfuzz import fuzz
 
 from ..models import Record
-from ..normalize import link_id
+from ..sources.normalize import link_id
 from ..text import plain, title_key, words
 
 STRONG_IDS = ("openreview", "acl", "doi", "arxiv")

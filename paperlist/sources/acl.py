@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from lxml import etree
 
-from .. import normalize as nz
+from . import normalize as nz
 from .. import venues
 from ..models import Author, Record
 from ..names import author_key, display_name, make_authors

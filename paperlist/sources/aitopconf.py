@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from .. import normalize as nz
+from . import normalize as nz
 from .. import venues
 from ..models import Record
 from ..text import clean, title_key

@@ -21,6 +21,8 @@ from typing import Any, Callable, Iterator, Protocol
 from urllib.parse import unquote, urlsplit
 
 from ..models import Record
+from ..text import title_key
+from .normalize import RecordError
 
 MAX_DOWNLOAD = 512 * 1024 * 1024
 DATA_SUFFIXES = (".json", ".jsonl", ".xml", ".csv", ".tsv", ".txt", ".html")
@@ -84,8 +86,6 @@ class Duplicates:
     def check(self, rec: Record, position: int) -> int | None:
         """The position of an earlier record this one repeats, or None (and remember it at
         ``position``)."""
-        from ..text import title_key
-
         tk = title_key(rec.title)
         if not tk or not rec.authors:
             return None
@@ -129,9 +129,6 @@ class Collector:
     def add(self, where: str, make: Callable[[], Record]) -> None:
         """Build a record with ``make`` (which may raise RecordError) and keep it if it is new.
         ``where`` names the record in messages ("record 12", "line 40")."""
-        from ..normalize import RecordError
-        from ..text import title_key
-
         try:
             rec = make()
         except RecordError as e:

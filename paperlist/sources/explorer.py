@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from .. import normalize as nz
+from . import normalize as nz
 from .. import venues
 from ..models import Author, Record
 from ..names import make_authors

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from .. import normalize as nz
+from . import normalize as nz
 from ..models import Author, Record
 from ..names import author_key, display_name
 from ..text import clean

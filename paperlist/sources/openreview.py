@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 
-from .. import normalize as nz
+from . import normalize as nz
 from .. import venues
 from ..models import Record
 from ..names import make_authors, split_author_string

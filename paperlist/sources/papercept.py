@@ -28,7 +28,7 @@ from functools import partial
 import lxml.html
 from lxml import etree
 
-from .. import normalize as nz
+from . import normalize as nz
 from .. import venues
 from ..models import Record
 from ..names import make_authors

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from .. import normalize as nz
+from . import normalize as nz
 from .. import venues
 from ..models import Record
 from ..names import make_authors, split_author_string

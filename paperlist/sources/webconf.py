@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
-from .. import normalize as nz
+from . import normalize as nz
 from ..models import Record
 from ..names import make_authors, split_author_string
 from ..text import clean, title_key

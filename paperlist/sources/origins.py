@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from .text import slugify
+from ..text import slugify
 
 # Mirrors (or a test server) can stand in for GitHub through these environment variables.
 RAW = os.environ.get("PAPERLIST_GITHUB_RAW", "https://raw.githubusercontent.com")
@@ -274,7 +274,7 @@ def fetch(downloads: list[Download], dest: Path, progress: Callable[[int, int, s
 
 def default_data_dir() -> Path | None:
     """../shared/data next to the working directory or to this checkout, when it exists."""
-    here = Path(__file__).resolve().parents[1]
+    here = Path(__file__).resolve().parents[2]          # the checkout: paperlist/sources/origins.py
     for cand in (Path.cwd() / ".." / "shared" / "data", here.parent / "shared" / "data"):
         if cand.is_dir():
             return cand.resolve()

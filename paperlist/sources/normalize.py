@@ -8,9 +8,9 @@ import re
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from . import venues
-from .models import Author, Record
-from .text import clean, clean_multiline, slugify
+from .. import venues
+from ..models import Author, Record
+from ..text import clean, clean_multiline, slugify
 
 
 class RecordError(ValueError):
