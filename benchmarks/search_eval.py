@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from paperlist.index.analyzers import STOP_WORDS
 from paperlist.search import Hit, Searcher, SearchRequest, SearchResult
-from paperlist.search.rank import DEFAULT_WEIGHTS
+from paperlist.search.weights import DEFAULT_WEIGHTS
 from paperlist.store import Store
 from paperlist.text import title_key
 
@@ -127,7 +127,7 @@ def sample(store: Store, n: int, seed: int, only_from: list[str] | None = None
     picked = random.Random(seed).sample(rows, n)
     out = []
     for pid, title, venue, year in picked:
-        authors = store.author_names(pid)
+        authors = store.paper_author_names(pid)
         out.append((pid, title, authors, venue, year))
     return out
 
@@ -195,7 +195,7 @@ def main() -> None:
                     help="sample only papers that these sources alone list (comma-separated reader names, e.g."
                          " aitopconf,orgroups,webconf,explorer,papercept: the 2026 sources of issue 15)")
     ap.add_argument("--set", action="append", default=[], metavar="WEIGHT=VALUE",
-                    help="override a ranking weight (paperlist.search.rank.Weights), for tuning")
+                    help="override a ranking weight (paperlist.search.weights.Weights), for tuning")
     args = ap.parse_args()
     home = Path(args.home)
     store = Store(home / "paperlist.db", readonly=True)

@@ -26,8 +26,9 @@ from pathlib import Path
 
 from paperlist.index.vectorindex import VectorIndex
 from paperlist.store import Store
-from paperlist.topics.assign import Assigner, assign_all, centroids
-from paperlist.topics.labels import blind, held_out, label
+from paperlist.topics.assign import assign_all, centroids
+from paperlist.topics.evidence import Assigner
+from paperlist.topics.source_labels import blind, held_out, label
 
 
 def tuning(paper_id: str) -> bool:

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from paperlist.index.vectorindex import VectorIndex
 from paperlist.store import Store, TopicDoc
-from paperlist.topics.assign import Assigner
-from paperlist.topics.labels import Label, blind, held_out, label
+from paperlist.topics.evidence import Assigner
+from paperlist.topics.source_labels import Label, blind, held_out, label
 
 
 def main() -> None:

@@ -1,9 +1,10 @@
 """paperlist as a Model Context Protocol server (``paperlist mcp``, stdio), with the official SDK.
 
-The tools answer from the same resource functions as the JSON API (``web.views.resources``), made
+The tools answer from the same service functions as the JSON API (``paperlist.service``), made
 more compact for a language model: plain-text snippets instead of HTML, short author lists, and no
 site-only fields. Errors a model can fix (unknown id, a parameter out of range) come back as tool
-errors saying what to change. Aliases (a DOI for a paper, ``nips`` for NeurIPS) are followed.
+errors saying what to change. Aliases (a DOI for a paper, ``nips`` for NeurIPS) are followed. No
+web framework is loaded.
 
 To add a tool: a method on ``Tools`` (typed parameters and a docstring: they become its schema and
 description) and its name in ``TOOL_NAMES``.
@@ -11,25 +12,25 @@ description) and its name in ``TOOL_NAMES``.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import unquote
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from .models import STATUSES
-from .search.model import SORTS, SearchRequest
+from .search.model import SORTS
+from .service import Home, Moved, ServiceError, list_request, search_request
+from .service import papers as sp
+from .service import search as ss
+from .service import topics as st
+from .service import venues as sv
+from .search.backend import SearchBackend
 from .store import Store
-from .web.app import STORE_FILE, open_searcher
-from .web.views import resources
-from .web.views.base import Ctx, DataCache, PageError, Redirect
-from .web.views.search import parse_request
 
 T = TypeVar("T")
 TOOL_NAMES = ["search_papers", "get_paper", "list_conferences", "list_conference_papers", "find_similar_papers",
@@ -41,48 +42,48 @@ MAX_AUTHORS = 12
 Status = Literal[STATUSES]  # type: ignore[valid-type]
 
 
-def plain(html_text: str) -> str:
+def html_to_text(html_text: str) -> str:
     """A snippet's HTML (escaped text and <mark>) as plain text."""
     return html.unescape(_TAG.sub("", html_text or ""))
 
 
-def _authors(authors: list[dict[str, Any]]) -> list[str]:
+def _authors(authors: Sequence[Mapping[str, Any]]) -> list[str]:
     names = [a["name"] for a in authors[:MAX_AUTHORS]]
     return names + [f"… and {len(authors) - MAX_AUTHORS} more"] if len(authors) > MAX_AUTHORS else names
 
 
-def _brief(p: dict[str, Any]) -> dict[str, Any]:
+def _brief(p: Mapping[str, Any]) -> dict[str, Any]:
     """A paper summary for a list: id, title, authors, venue, year, status."""
     return {"id": p["id"], "title": p.get("title_plain") or p["title"], "authors": _authors(p["authors"]),
             "venue": p.get("venue_short") or p["venue"], "year": p["year"], "status": p["status"],
             "track": p.get("track")}
 
 
+class ToolFailure(Exception):
+    """A call a model can correct (an unknown id, a value out of range): the server reports it as a
+    tool error with this message."""
+
+
 class Tools:
     """The MCP tools over one paperlist home (its store opened read-only, its search index)."""
 
-    def __init__(self, home: Path, store: Store | None = None, searcher: Any | None = None) -> None:
-        self.home = Path(home)
-        self.store = store or Store(self.home / STORE_FILE, readonly=True)
-        self.searcher = searcher if searcher is not None else open_searcher(self.home)
-        self.cache = DataCache(self.store)
+    def __init__(self, home: Path, store: Store | None = None, searcher: SearchBackend | None = None) -> None:
+        self.home = Home(home, store=store, searcher=searcher)
+        _ = self.home.store                 # a missing store fails now, not on the first call
 
-    def ctx(self) -> Ctx:
-        return Ctx(store=self.store, lang="en", cache=self.cache, searcher=self.searcher)
-
-    def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        """A resource call with the builders' errors as tool errors; a redirect to another
-        spelling or id is followed once (its path segments are the new arguments)."""
+    def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A service call with its errors as tool errors; a move to another spelling or id is
+        followed once (its path segments are the new arguments)."""
         try:
             try:
-                return fn(*args)
-            except Redirect as r:        # args[0] is the Ctx; the path's segments replace those after it
+                return fn(*args, **kwargs)
+            except Moved as r:           # args[0] is the Home; the path's segments replace those after it
                 parts = [unquote(x) for x in r.location.split("?", 1)[0].strip("/").split("/")[1:]]
-                return fn(args[0], *parts, *args[1 + len(parts):])
-        except PageError as e:
+                return fn(args[0], *parts, *args[1 + len(parts):], **kwargs)
+        except ServiceError as e:
             ids = getattr(e, "ids", None)
             extra = f" Candidates: {', '.join(ids[:20])}." if ids else ""
-            raise ToolError(f"{e.message} ({e.detail}).{extra}" if e.detail else e.message + extra) from None
+            raise ToolFailure(f"{e.message} ({e.detail}).{extra}" if e.detail else e.message + extra) from None
 
     # --- the tools ------------------------------------------------------------------------------
     def search_papers(
@@ -109,13 +110,12 @@ class Tools:
         abstract and keywords. Returns the total, hits (id, title, authors, venue, year, status,
         a passage of the abstract), the busiest venues, years and statuses, and a spelling
         suggestion. Use get_paper with a hit's id for the abstract and BibTeX."""
-        params: dict[str, Any] = {"q": query, "sort": sort, "page": str(page), "per_page": str(limit), "mode": mode}
-        r = self._call(parse_request, _Params(params, venue=venues, status=list(statuses), topic=list(topics)))
-        r.year_from, r.year_to = year_from, year_to
-        d = self._call(resources.search, self.ctx(), r, 10)
+        r = self._call(search_request, q=query, venues=venues, year_from=year_from, year_to=year_to,
+                       statuses=statuses, topics=topics, sort=sort, mode=mode, page=page, per_page=limit)
+        d = self._call(ss.search, self.home, r, 10)
         return {
             "total": d["total"], "page": page, "pages": d["pages"],
-            "hits": [_brief(h) | {"snippet": plain(h["snippet_html"])} for h in d["hits"]],
+            "hits": [_brief(h) | {"snippet": html_to_text(h["snippet_html"])} for h in d["hits"]],
             "facets": {dim: [{"value": v["value"], "label": v["label"], "count": v["count"]} for v in vals]
                        for dim, vals in d["facets"].items()},
             "suggestion": d["suggestion"], "notes": d["interpreted"].get("notes", []),
@@ -127,7 +127,7 @@ class Tools:
         """One paper: title, all authors (with affiliations when known), venue, year, decision,
         abstract, TL;DR, keywords, links (PDF, OpenReview, code …), external ids, BibTeX, and a
         few more papers by the same authors."""
-        d = self._call(resources.paper, self.ctx(), paper_id.strip())
+        d: dict[str, Any] = dict(self._call(sp.paper, self.home, paper_id.strip()))
         for k in _HTML_FIELDS:
             d.pop(k, None)
         d["authors"] = [{k: a[k] for k in ("name", "key", "affiliation") if a.get(k)} for a in d["authors"]]
@@ -144,7 +144,7 @@ class Tools:
         """Every venue in the library (conferences, journals, workshops) with its key, names,
         field, paper count and the years it has papers for. Use a key and a year with
         list_conference_papers."""
-        d = self._call(resources.conferences, self.ctx())
+        d = self._call(sv.conferences, self.home)
         venues = [{k: v[k] for k in ("key", "short", "name", "kind", "field", "parent", "papers", "years")}
                   for v in d["venues"] if kind is None or v["kind"] == kind]
         return {"venues": venues, "total": len(venues)}
@@ -162,9 +162,8 @@ class Tools:
     ) -> dict[str, Any]:
         """The papers one conference accepted (or received) in one year, best decision first
         (oral, spotlight, poster …) then by title, a page at a time, with counts per status."""
-        params = _Params({"q": query, "track": track or "", "page": str(page), "per_page": str(per_page)},
-                         status=list(statuses))
-        d = self._call(resources.conference_year, self.ctx(), venue.strip(), str(year), params)
+        lr = self._call(list_request, statuses=statuses, track=track, q=query, page=page, per_page=per_page)
+        d = self._call(sv.conference_year, self.home, venue.strip(), str(year), lr)
         return {"venue": d["venue"]["short"], "venue_key": d["venue"]["key"], "year": d["year"], "total": d["total"],
                 "page": d["pagination"]["page"], "pages": d["pagination"]["pages"],
                 "status_counts": {x["value"]: x["count"] for x in d["status_counts"]},
@@ -179,7 +178,7 @@ class Tools:
     ) -> dict[str, Any]:
         """Papers similar to one paper: nearest by meaning (title and abstract embeddings) when the
         paper has a vector, else the papers sharing its most distinctive words. `method` says which."""
-        d = self._call(resources.similar, self.ctx(), paper_id.strip(), limit)
+        d = self._call(sp.similar, self.home, paper_id.strip(), limit)
         return {"id": d["id"], "method": d["method"],
                 "papers": [_brief(p) | {"score": p["score"]} for p in d["papers"]]}
 
@@ -195,43 +194,48 @@ class Tools:
         venue and/or year). With `topic`: its counts per year and per venue-year and its newest
         papers (filtered by venue/year). Use a slug as `topics` in search_papers."""
         if topic is None:
-            d = self._call(resources.topics, self.ctx(), venue, year)
+            d = self._call(st.topics, self.home, venue, year)
             return {"venue": d["venue"], "year": d["year"], "areas": [
                 {"slug": a["slug"], "name": a["en"], "papers": a["papers"],
                  "topics": [{"slug": t["slug"], "name": t["en"], "zh": t["zh"], "papers": t["papers"],
                              "recent_years": dict(list(t["years"].items())[-5:])} for t in a["topics"]]}
                 for a in d["areas"]]}
-        params = _Params({"venue": venue or "", "year": str(year) if year else ""})
-        d = self._call(resources.topic, self.ctx(), topic.strip().lower(), params)
-        return {"slug": d["slug"], "name": d["en"], "zh": d["zh"], "description": d["desc"], "area": d["parent"],
-                "topics": d["topics"], "papers": d["papers"], "years": d["years"],
-                "venues": dict(list(d["venues"].items())[:15]),
-                "venue_years": d["venue_years"][-60:], "matching": d["total"],
-                "papers_list": [_brief(p) for p in d["list"][:20]]}
+        d2 = self._call(st.topic, self.home, topic.strip().lower(), venue=venue, year=year)
+        return {"slug": d2["slug"], "name": d2["en"], "zh": d2["zh"], "description": d2["desc"], "area": d2["parent"],
+                "topics": d2["topics"], "papers": d2["papers"], "years": d2["years"],
+                "venues": dict(list(d2["venues"].items())[:15]),
+                "venue_years": d2["venue_years"][-60:], "matching": d2["total"],
+                "papers_list": [_brief(p) for p in d2["list"][:20]]}
 
 
-class _Params(dict[str, str]):
-    """A query-parameter mapping with repeated values (``getlist``), as the builders read URLs."""
+def build_server(tools: Tools) -> Any:
+    """The MCP server (the official SDK's ``MCPServer``) with every tool in TOOL_NAMES, all
+    read-only. The SDK is imported here: it brings an HTTP stack (Starlette) that the tools
+    themselves do not need."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp_types import ToolAnnotations
 
-    def __init__(self, single: dict[str, str], **lists: list[str]) -> None:
-        super().__init__({k: v for k, v in single.items() if v not in (None, "")})
-        self.lists = lists
-
-    def getlist(self, name: str) -> list[str]:
-        return list(self.lists.get(name) or ([self[name]] if name in self else []))
-
-
-def build_server(tools: Tools) -> MCPServer:
-    """The MCP server with every tool in TOOL_NAMES (all read-only)."""
     server = MCPServer(
         "paperlist", title="paperlist: AI conference papers", version="1.0",
-        instructions=("A library of AI top-conference papers (NeurIPS, ICLR, ICML, CVPR, ACL, AAAI and 30 more, "
-                      "260k+ papers). Search with search_papers, read one with get_paper (abstract, links, "
-                      "BibTeX), browse venues with list_conferences and list_conference_papers, find related "
-                      "work with find_similar_papers, and follow research topics with get_topic_stats."))
+        instructions=("A library of AI top-conference papers (NeurIPS, ICLR, ICML, CVPR, ACL, AAAI and 50 more, "
+                      "320k+ papers, this year's proceedings included). Search with search_papers, read one with "
+                      "get_paper (abstract, links, BibTeX), browse venues with list_conferences and "
+                      "list_conference_papers, find related work with find_similar_papers, and follow research "
+                      "topics with get_topic_stats."))
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False, idempotent_hint=True)
+
+    def tool(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except ToolFailure as e:
+                raise ToolError(str(e)) from None
+        return call
+
     for name in TOOL_NAMES:
-        server.add_tool(getattr(tools, name), name=name, annotations=read_only)
+        server.add_tool(tool(getattr(tools, name)), name=name, annotations=read_only)
     return server
 
 

@@ -12,7 +12,7 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from paperlist.mcp import TOOL_NAMES, plain
+from paperlist.mcp import TOOL_NAMES, html_to_text
 from paperlist.store import Store
 from tests.webdata import paper_id
 
@@ -120,8 +120,8 @@ def test_errors_say_what_to_fix(answers: dict[str, Any], name: str, words: str) 
     assert r.is_error and words in r.content[0].text, r.content[0].text
 
 
-def test_plain() -> None:
-    assert plain("a <mark>b</mark> &amp; c &lt;x&gt;") == "a b & c <x>"
+def test_html_to_text() -> None:
+    assert html_to_text("a <mark>b</mark> &amp; c &lt;x&gt;") == "a b & c <x>"
 
 
 def test_similar_papers_and_topic_stats(answers: dict[str, Any]) -> None:

@@ -204,7 +204,8 @@ def test_vector_probe_carries_source_labels_to_unlabelled_papers(tmp_path: Path)
     from paperlist.index.vectorindex import VectorIndex
     from paperlist.index.vectors import content_hash, publish
     from paperlist.store import TopicDoc
-    from paperlist.topics.assign import Assigner, assign_all
+    from paperlist.topics.assign import assign_all
+    from paperlist.topics.evidence import Assigner
     from paperlist.topics.probe import confirmed, fit_probe, probe_from_docs
 
     rng = np.random.default_rng(2)

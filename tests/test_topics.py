@@ -9,7 +9,7 @@ import pytest
 
 from paperlist.store import Store, TopicDoc
 from paperlist.topics import TaxonomyError, taxonomy
-from paperlist.topics.assign import Assigner
+from paperlist.topics.evidence import Assigner
 from paperlist.topics.match import Matcher, tokens
 from paperlist.topics.stats import overview, topic_detail
 from paperlist.topics.taxonomy import parse
@@ -127,7 +127,7 @@ def test_a_primary_area_naming_a_specific_topic_makes_it_the_main_one() -> None:
 
 
 def test_learned_multipliers_scale_the_terms_they_name() -> None:
-    from paperlist.topics.learn import parse_weights
+    from paperlist.topics.evidence import parse_weights
 
     tax = taxonomy()
     plain = dict(Matcher(tax).evidence("federated learning with clients", 1.0, False))
@@ -142,7 +142,8 @@ def test_learned_multipliers_scale_the_terms_they_name() -> None:
 
 
 def test_fitting_prefers_the_acceptable_topic_within_bounds_and_round_trips(tmp_path: Path) -> None:
-    from paperlist.topics.learn import BOUND, Features, fit, parse_weights, save
+    from paperlist.topics.evidence import parse_weights
+    from paperlist.topics.learn import BOUND, Features, fit, save
 
     # terms 0 and 1 speak for topics 0 and 1; term 2 for topic 2, which no label accepts. Papers
     # using both 0 and 1 are labelled topic 1: term 1 must come to outweigh term 0.
@@ -171,7 +172,7 @@ def test_fitting_prefers_the_acceptable_topic_within_bounds_and_round_trips(tmp_
 
 
 def test_labels_split_and_blinding() -> None:
-    from paperlist.topics.labels import KEYWORDS, blind, held_out, label
+    from paperlist.topics.source_labels import KEYWORDS, blind, held_out, label
     from paperlist.topics.taxonomy import taxonomy
 
     ids = [f"p{i}" for i in range(2000)]

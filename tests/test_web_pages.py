@@ -329,9 +329,9 @@ def test_the_home_and_topics_figures_are_computed_at_start(web_home: Path, web_s
 
     app = create_app(Settings(home=web_home, store=web_store, open_searcher=False))
     deadline = time.monotonic() + 10
-    while not all(k in app.state.cache for k in ("stats", "venue_rows", "topic_overview")):
+    while not all(k in app.state.home.cache for k in ("stats", "venue_rows", ("topic_overview", None, None))):
         assert time.monotonic() < deadline, "the warm-up did not fill the cache"
         time.sleep(0.02)
     cold = create_app(Settings(home=web_home, store=web_store, open_searcher=False, warm_pages=False))
     time.sleep(0.2)
-    assert "stats" not in cold.state.cache
+    assert "stats" not in cold.state.home.cache

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperlist.web.richtext import math_html, render_block, render_inline
+from paperlist.richtext import math_html, render_block, render_inline
 
 
 @pytest.mark.parametrize("text,expected", [

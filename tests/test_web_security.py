@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperlist.store import Store
-from paperlist.web.richtext import math_html, render_block, render_inline
+from paperlist.richtext import math_html, render_block, render_inline
 from tests.webdata import html_tags as audit
 from tests.webdata import paper_id
 

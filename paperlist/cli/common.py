@@ -11,10 +11,10 @@ from typing import Any, Callable, TypeVar
 import click
 import orjson
 
+from ..service import BadRequest, Home, ServiceError
 from ..store import Store, StoreError
 
 F = TypeVar("F", bound=Callable[..., Any])
-STORE_FILE = "paperlist.db"
 
 
 def _set_home(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
@@ -37,15 +37,29 @@ def home_dir() -> Path:
     return Path(home or os.environ.get("PAPERLIST_HOME") or "data")
 
 
+def current_home(must_exist: bool = True) -> Home:
+    """The home the command works on (``--home``, ``$PAPERLIST_HOME``, ``./data``); with
+    ``must_exist``, a home without a store is a one-line error."""
+    home = Home(home_dir())
+    if must_exist and not home.store_path.exists():
+        fail(f"no store in {home.path} (run 'paperlist ingest PATH' first, or set --home)")
+    return home
+
+
 def open_store(readonly: bool = True) -> Store:
-    path = home_dir() / STORE_FILE
-    if readonly and not path.exists():
-        fail(f"no store in {home_dir()} (run 'paperlist ingest PATH' first, or set --home)")
+    home = current_home(must_exist=readonly)
     try:
-        return Store(path, readonly=readonly)
+        return home.store if readonly else home.writable_store()
     except StoreError as e:
         fail(str(e))
         raise  # unreachable
+
+
+def fail_service(e: ServiceError) -> None:
+    """A service error as a command's one-line error: a bad option value names the option."""
+    if isinstance(e, BadRequest) and e.detail:
+        fail(f"bad --{e.detail.replace('_', '-')}")
+    fail(f"{e.message} {e.detail}".strip())
 
 
 def fail(message: str, code: int = 2) -> None:

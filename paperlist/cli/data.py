@@ -11,12 +11,12 @@ import click
 from ..sources import origins
 from .. import venues as venue_registry
 from ..citation import bibtex
-from ..index import fulltext
-from ..ingest import FileReport, IngestReport, ingest, merge_pending
+from ..ingest import FileReport, IngestReport, merge_pending
+from ..service import ingest
 from ..sources import READERS
-from ..topics.build import is_current as topics_current
-from .common import catch_store_errors, echo_json, fail, home_dir, open_store, output_format, with_home
-from .topics import derived_report, refresh_derived
+from .common import catch_store_errors, current_home, echo_json, fail, home_dir, open_store, output_format, with_home
+from .index import step_lines
+from .topics import derived_report
 
 
 class LineProgress:
@@ -67,21 +67,15 @@ def _print_totals(rep: IngestReport) -> None:
 
 def _run_ingest(targets: list[str], fmt: str | None, force: bool, as_json: bool, quiet: bool,
                 jobs: int | None, build_index: bool = True) -> None:
-    store = open_store(readonly=False)
     progress = LineProgress(quiet=quiet or as_json)
     try:
-        rep = ingest(store, targets, fmt=fmt, force=force, progress=None if as_json else progress, jobs=jobs)
+        # the library keeps topics and the index in step with the papers (service.derived)
+        rep, derived = ingest(current_home(must_exist=False), targets, fmt=fmt, force=force,
+                              progress=None if as_json else progress, jobs=jobs, derive=build_index,
+                              step_progress=step_lines(quiet or as_json))
     except KeyboardInterrupt:
         click.echo("interrupted: finished files are stored; run the same command again to continue", err=True)
         sys.exit(130)
-    # The search index is derived from the papers: rebuild it when they changed, or when there
-    # is no usable index yet (first ingest, or an index written by an older paperlist).
-    p = rep.papers
-    changed = p.new + p.updated + p.removed > 0
-    derived = None
-    if build_index and (changed or fulltext.needs_build(home_dir()) or not topics_current(store, home_dir())):
-        # topics first: the index carries each paper's topics (for topic: filters and facets)
-        derived = refresh_derived(store, force=changed, quiet=quiet or as_json)
     out = rep.to_dict()
     if not as_json:
         _print_totals(rep)

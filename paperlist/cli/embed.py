@@ -8,8 +8,10 @@ import time
 import click
 
 from ..index.encoder import DEFAULT_MAX_TOKENS, SemanticUnavailable, missing_reason
-from .common import catch_store_errors, echo_json, fail, home_dir, open_store, with_home
-from .topics import derived_report, refresh_derived
+from ..service import refresh as refresh_derived
+from .common import catch_store_errors, current_home, echo_json, fail, home_dir, open_store, with_home
+from .index import step_lines
+from .topics import derived_report
 
 
 class _Progress:
@@ -77,7 +79,8 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
     if refresh and rep.generation and not rep.interrupted:
         # the vectors are topic evidence, and the index carries the topics; the store exists
         # (the read-only open above succeeded)
-        derived = refresh_derived(open_store(readonly=False), force=False, quiet=quiet or as_json)
+        derived = refresh_derived(current_home(), open_store(readonly=False), force=False,
+                                  progress=step_lines(quiet or as_json))
     if as_json:
         out = rep.to_dict()
         derived_report(out, derived, True)

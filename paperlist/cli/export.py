@@ -9,14 +9,12 @@ from typing import TextIO
 import click
 
 from .. import exports
-from ..search import NoIndex, SearchRequest, Searcher
 from ..search.model import SORTS
-from ..search.query import parse_years
-from ..web.views.base import Ctx, DataCache, PageError, paper_path
-from ..web.views.papers import paper_fields
-from ..web.views.resources import search_ids
-from ..web.views.search import run_search
-from .common import catch_store_errors, fail, home_dir, open_store, with_home
+from ..service import ServiceError, search_request
+from ..service.papers import paper_fields
+from ..service.paths import paper_path
+from ..service.search import search_ids, total
+from .common import catch_store_errors, current_home, fail, fail_service, with_home
 
 
 @click.command("export")
@@ -47,38 +45,25 @@ def export_cmd(query: tuple[str, ...], fmt: str, venues: tuple[str, ...], year: 
       paperlist export --venue iclr --year 2024 --status oral --format csv -o iclr2024-orals.csv
       paperlist export diffusion --year 2023..2025 --format jsonl | jq .title
     """
-    year_from = year_to = None
-    if year:
-        rng = parse_years(year)
-        if rng is None:
-            fail(f"bad --year {year!r} (use 2024, 2020..2024, >=2022)")
-            return
-        year_from, year_to = rng
     q = " ".join(query).strip()
     if not (q or venues or statuses or year):
         fail("give a query or at least one filter (--venue, --year, --status)")
-    store = open_store()
-    try:
-        searcher = Searcher.open(home_dir())
-    except NoIndex as e:
-        fail(str(e))
-        return
-    ctx = Ctx(store=store, lang="en", cache=DataCache(store), searcher=searcher)
-    req = SearchRequest(q=q, venues=list(venues), year_from=year_from, year_to=year_to, statuses=list(statuses),
-                        sort=sort, per_page=1, facets=False, snippets=False)
+    home = current_home()
     base = base_url.rstrip("/")
     try:
-        total = run_search(ctx, req).total
-        for chunk in exports.export(store, search_ids(ctx, req, limit), fmt, record=paper_fields,
+        req = search_request(q=q, venues=venues, year=year, statuses=statuses, sort=sort, per_page=1,
+                             facets=False, snippets=False)
+        matching = total(home, req)
+        for chunk in exports.export(home.store, search_ids(home, req, limit), fmt, record=paper_fields,
                                     paper_url=lambda pid: base + paper_path(pid)):
             output.write(chunk)
-    except PageError as e:
-        fail(f"{e.message} {e.detail}".strip())
+    except ServiceError as e:
+        fail_service(e)
         return
     except BrokenPipeError:               # `| head`: the reader has what it wanted
         sys.stderr.close()
         return
     output.flush()
-    rows = min(total, limit)
-    click.echo(f"exported {rows:,} of {total:,} matching papers as {fmt}"
-               + ("" if rows == total else f" (--limit {limit}; at most {exports.MAX_ROWS:,})"), err=True)
+    rows = min(matching, limit)
+    click.echo(f"exported {rows:,} of {matching:,} matching papers as {fmt}"
+               + ("" if rows == matching else f" (--limit {limit}; at most {exports.MAX_ROWS:,})"), err=True)

@@ -7,19 +7,25 @@ import time
 import click
 
 from ..index import fulltext
-from ..store import Store
-from .common import catch_store_errors, echo_json, home_dir, open_store, with_home
+from ..service.derived import StepProgress
+from .common import catch_store_errors, current_home, echo_json, open_store, with_home
 
 
-def rebuild_index(store: Store, force: bool, quiet: bool = False) -> fulltext.BuildReport:
-    """Build a new index generation (unless current and not ``force``), with progress on stderr."""
-    t0 = time.perf_counter()
+def step_lines(quiet: bool = False) -> StepProgress | None:
+    """Progress of the derived steps as lines on stderr: "assigning topics ...", then "indexing
+    [n/total papers  t s]" (None when quiet)."""
+    if quiet:
+        return None
+    started: dict[str, float] = {}
 
-    def progress(n: int, total: int) -> None:
-        if not quiet:
+    def show(phase: str, n: int, total: int) -> None:
+        t0 = started.setdefault(phase, time.perf_counter())
+        if phase == "topics":
+            click.echo("  assigning topics ...", err=True)
+        else:
             click.echo(f"  indexing [{n}/{total} papers  {time.perf_counter() - t0:5.1f}s]", err=True)
 
-    return fulltext.build(store, home_dir(), force=force, progress=progress)
+    return show
 
 
 def print_build(rep: fulltext.BuildReport) -> None:
@@ -43,7 +49,9 @@ def index_cmd(force: bool, as_json: bool, quiet: bool) -> None:
     keep answering from the previous generation until they see the new one. `paperlist ingest`
     runs this automatically when papers changed.
     """
-    rep = rebuild_index(open_store(), force=force, quiet=quiet or as_json)
+    progress = step_lines(quiet or as_json)
+    rep = fulltext.build(open_store(), current_home().path, force=force,
+                         progress=(lambda n, total: progress("index", n, total)) if progress else None)
     if as_json:
         echo_json(rep.to_dict())
     else:

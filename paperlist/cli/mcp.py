@@ -6,14 +6,15 @@ import logging
 
 import click
 
-from .common import STORE_FILE, fail, home_dir, with_home
+from ..service import STORE_FILE
+from .common import fail, home_dir, with_home
 
 
 @click.command("mcp")
 @with_home
 def mcp_cmd() -> None:
     """Serve the library to AI assistants over MCP (stdio): tools search_papers, get_paper,
-    list_conferences, list_conference_papers.
+    list_conferences, list_conference_papers, find_similar_papers, get_topic_stats.
 
     \b
     In an MCP client's configuration:

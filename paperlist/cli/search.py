@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 import click
@@ -13,9 +14,9 @@ import orjson
 from ..search import Searcher, SearchRequest, SearchResult
 from ..search.engine import NoIndex
 from ..search.model import MAX_PER_PAGE, MODES, SORTS
-from ..search.query import parse_years
 from ..search.request import InvalidRequest
-from .common import echo_json, fail, home_dir, output_format, with_home
+from ..service import ServiceError, search_request
+from .common import echo_json, fail, fail_service, home_dir, output_format, with_home
 
 _MARK = re.compile(r"<mark>(.*?)</mark>")
 
@@ -67,17 +68,16 @@ Examples:
 def search_cmd(query: tuple[str, ...], venues: tuple[str, ...], year: str | None, statuses: tuple[str, ...],
                sort: str, topics: tuple[str, ...], mode: str, limit: int, page: int, as_json: bool,
                batch: TextIO | None) -> None:
-    year_from = year_to = None
-    if year:
-        rng = parse_years(year)
-        if rng is None:
-            fail(f"bad --year {year!r} (use 2024, 2020..2024, >=2022)")
-        else:
-            year_from, year_to = rng
-    base = SearchRequest(venues=list(venues), year_from=year_from, year_to=year_to, statuses=list(statuses),
-                         sort=sort, page=page, per_page=limit, topics=list(topics), mode=mode)
+    def request(q: str, batch: bool = False) -> SearchRequest:
+        return search_request(q=q, venues=venues, year=year, statuses=statuses, topics=topics, sort=sort, mode=mode,
+                              page=page, per_page=limit, facets=not batch, snippets=not batch)
+
     try:
+        base = request("")            # the options are checked before anything is read
         searcher = Searcher.open(home_dir())
+    except ServiceError as e:
+        fail_service(e)
+        return
     except NoIndex as e:
         fail(f"{e}")
         return
@@ -85,11 +85,9 @@ def search_cmd(query: tuple[str, ...], venues: tuple[str, ...], year: str | None
         if batch is not None:
             if query:
                 fail("give either QUERY or --batch FILE, not both")
-            _run_batch(searcher, base, batch)
+            _run_batch(searcher, lambda q: request(q, batch=True), batch)
             return
-        req = base
-        req.q = " ".join(query)
-        res = searcher.search(req)
+        res = searcher.search(request(" ".join(query)) if query else base)
     except InvalidRequest as e:
         fail(str(e))
         return
@@ -99,14 +97,10 @@ def search_cmd(query: tuple[str, ...], venues: tuple[str, ...], year: str | None
         _print_result(res)
 
 
-def _run_batch(searcher: Searcher, base: SearchRequest, lines: TextIO) -> None:
+def _run_batch(searcher: Searcher, request: Callable[[str], SearchRequest], lines: TextIO) -> None:
     out = sys.stdout
     for line in lines:
-        q = line.rstrip("\r\n")
-        req = SearchRequest(q=q, venues=base.venues, year_from=base.year_from, year_to=base.year_to,
-                            statuses=base.statuses, sort=base.sort, page=base.page, per_page=base.per_page,
-                            topics=base.topics, mode=base.mode, facets=False, snippets=False)
-        res = searcher.search(req)
+        res = searcher.search(request(line.rstrip("\r\n")))
         out.write(orjson.dumps(_batch_record(res)).decode() + "\n")
         out.flush()
 

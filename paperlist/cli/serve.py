@@ -6,7 +6,8 @@ import os
 
 import click
 
-from .common import STORE_FILE, catch_store_errors, fail, home_dir, with_home
+from ..service import STORE_FILE
+from .common import catch_store_errors, fail, home_dir, with_home
 
 
 @click.command("serve")

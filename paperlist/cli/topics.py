@@ -6,36 +6,22 @@ from typing import Any
 
 import click
 
-from ..index.fulltext import BuildReport
-from ..store import Store
+from ..service.derived import DerivedReport
 from ..topics import taxonomy
 from ..topics.build import AssignReport, assign_topics
-from .common import catch_store_errors, echo_json, home_dir, open_store, with_home
-from .index import print_build, rebuild_index
+from .common import catch_store_errors, current_home, echo_json, open_store, with_home
+from .index import print_build
 
 
-def refresh_topics(store: Store, force: bool, quiet: bool = False) -> AssignReport:
-    """Assign topics (unless current and not ``force``); a line on stderr unless quiet."""
-    if not quiet:
-        click.echo("  assigning topics ...", err=True)
-    return assign_topics(store, home_dir(), force=force)
-
-
-def refresh_derived(store: Store, force: bool, quiet: bool = False) -> tuple[AssignReport, BuildReport]:
-    """Topics, then the search index that carries them (each skipped when current and not
-    ``force``): what ingest and embed run after changing what topics depend on."""
-    return refresh_topics(store, force=force, quiet=quiet), rebuild_index(store, force=force, quiet=quiet)
-
-
-def derived_report(out: dict[str, Any], derived: tuple[AssignReport, BuildReport] | None, as_json: bool) -> None:
+def derived_report(out: dict[str, Any], derived: DerivedReport | None, as_json: bool) -> None:
     """Add the topics and index reports to a JSON report, or print their lines."""
     if derived is None:
         return
     if as_json:
-        out["topics"], out["index"] = derived[0].to_dict(), derived[1].to_dict()
+        out.update(derived.to_dict())
     else:
-        print_assign(derived[0])
-        print_build(derived[1])
+        print_assign(derived.topics)
+        print_build(derived.index)
 
 
 def print_assign(rep: AssignReport) -> None:
@@ -63,7 +49,9 @@ def assign_cmd(force: bool, as_json: bool, quiet: bool) -> None:
     """Assign 1-3 topics to every paper from its title, keywords, abstract, primary area and (when
     `paperlist embed` has run) its vector. Ingest runs this when papers changed; run it after
     `paperlist embed`, then `paperlist index`, to let vectors refine the topics."""
-    rep = refresh_topics(open_store(readonly=False), force=force, quiet=quiet or as_json)
+    if not (quiet or as_json):
+        click.echo("  assigning topics ...", err=True)
+    rep = assign_topics(open_store(readonly=False), current_home().path, force=force)
     if as_json:
         echo_json(rep.to_dict())
     else:

@@ -1,30 +1,17 @@
-"""The full-text index: a tantivy index built from the store, in generations switched atomically.
-
-Layout under ``<home>/index/``::
-
-    CURRENT              the name of the live generation (replaced atomically with os.replace)
-    .lock                held (flock) by the one build that may run at a time
-    g20250101T120000-1a2b/   one complete index; paperlist.json in it says what it was built from
-
-A build writes a new generation directory, commits, fsyncs, and only then points CURRENT at it;
-readers therefore see either the old or the new index, never a half-built one, and a running
-``Searcher`` keeps answering from the old generation until it notices the switch (it checks
-CURRENT before each search). The generation that was live before the switch is kept so that
-readers in other processes have time to move; older ones are deleted.
+"""The full-text index: a tantivy index built from the store under ``<home>/index/``, published
+as generations (``generations``: a new directory, written and committed, then switched to
+atomically; ``paperlist.json`` in it says what it was built from). A running ``Searcher`` keeps
+answering from the old generation until it notices the switch (it checks CURRENT before each
+search).
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
-import secrets
-import shutil
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 
@@ -32,16 +19,14 @@ import orjson
 import tantivy
 
 from .. import venues as venue_registry
-from ..files import write_atomic
 from ..models import ACCEPTED_STATUSES, REJECTED_STATUSES
 from ..store import IndexDoc, Store
 from ..text import title_key
-from . import analyzers
+from . import analyzers, generations
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
 INDEX_VERSION = 10
 INFO_FILE = "paperlist.json"
-CURRENT_FILE = "CURRENT"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
 STATUS_ORDER: dict[str | None, int] = {s: i for i, s in enumerate(ACCEPTED_STATUSES)}
@@ -126,23 +111,12 @@ def index_root(home: Path) -> Path:
 
 
 def current_stamp(root: Path) -> tuple[int, int] | None:
-    """(inode, mtime) of ``root``'s CURRENT file, None without one: a switch changes it (the file
-    is replaced by a rename), so readers check for a new generation with one ``stat``."""
-    try:
-        st = os.stat(root / CURRENT_FILE)
-    except FileNotFoundError:
-        return None
-    return st.st_ino, st.st_mtime_ns
+    return generations.current_stamp(root)
 
 
-def current_generation(root: Path, info: str = INFO_FILE) -> str | None:
-    """The live generation's name under ``root``, or None when none was built yet (or its
-    ``info`` file, written last, is missing). The vectors use this too, with their own info file."""
-    try:
-        name = (root / CURRENT_FILE).read_text("utf-8").strip()
-    except FileNotFoundError:
-        return None
-    return name if name and (root / name / info).exists() else None
+def current_generation(root: Path) -> str | None:
+    """The live index generation's name under ``root``, or None when none was built yet."""
+    return generations.current_generation(root, INFO_FILE)
 
 
 def generation_info(path: Path) -> dict[str, object]:
@@ -178,78 +152,30 @@ def is_current(store: Store, home: Path, fingerprint: str | None = None) -> bool
     return info.get("version") == INDEX_VERSION and info.get("fingerprint") == fp
 
 
-@contextmanager
-def _build_lock(root: Path) -> Iterator[None]:
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / ".lock", "a+b") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)   # a second build waits for the first one
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
 def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
           progress: Callable[[int, int], None] | None = None) -> BuildReport:
     """Build a new generation from the store and switch to it. With ``force=False`` nothing is
     done when the live generation is already current (same papers, same index version)."""
     t0 = time.perf_counter()
     root = index_root(home)
-    with _build_lock(root):
+    with generations.build_lock(root):
         fp = content_fingerprint(store)
         if not force and is_current(store, home, fp):
             gen = current_generation(root)
             assert gen is not None
             info = generation_info(root / gen)
             return BuildReport(gen, root / gen, int(str(info.get("papers", 0))), time.perf_counter() - t0, True)
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        gen = f"g{stamp}-{secrets.token_hex(3)}"
-        path = root / gen
-        path.mkdir(parents=True)
+        gen, path, stamp = generations.new(root)
         try:
             n = _write(store, path, heap_mb, progress)
             (path / INFO_FILE).write_bytes(orjson.dumps({
                 "version": INDEX_VERSION, "fingerprint": fp, "papers": n, "built_at": stamp,
                 "seconds": round(time.perf_counter() - t0, 2)}))
-            fsync_dir(path)
         except BaseException:
-            shutil.rmtree(path, ignore_errors=True)
+            generations.discard(path)
             raise
-        previous = current_generation(root)
-        switch_current(root, gen)
-        collect_garbage(root, keep={gen, previous})
+        generations.publish(root, gen, INFO_FILE)
         return BuildReport(gen, path, n, time.perf_counter() - t0)
-
-
-def switch_current(root: Path, gen: str) -> None:
-    """Point ``root/CURRENT`` at generation ``gen`` atomically (readers see the old or the new name)."""
-    write_atomic(root / CURRENT_FILE, lambda f: f.write(gen.encode() + b"\n"))
-    fsync_dir(root)
-
-
-def fsync_dir(path: Path) -> None:
-    """Flush a directory's files and the directory itself (a generation is durable before it is live)."""
-    for f in path.iterdir():
-        if f.is_file():
-            with open(f, "rb") as fh:
-                os.fsync(fh.fileno())
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def collect_garbage(root: Path, keep: set[str | None]) -> None:
-    """Delete generations other than ``keep`` (and leftovers of crashed builds: the caller holds
-    its build lock, so no other build is writing; the search index and the vectors both use this).
-    Readers that still have a deleted generation open keep working: its files stay mapped until
-    they let go."""
-    for d in root.iterdir():
-        if d.is_dir() and d.name.startswith("g") and d.name not in keep:
-            shutil.rmtree(d, ignore_errors=True)
-        elif d.is_file() and d.name.startswith(".CURRENT."):      # a switch cut short (write_atomic)
-            d.unlink(missing_ok=True)
 
 
 def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int], None] | None) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from .fulltext import current_stamp
+from .generations import current_stamp
 from .vectors import available, current_generation, vectors_root
 
 

@@ -23,19 +23,16 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from ..files import write_atomic
-from . import fulltext
 from .encoder import DIM, MODEL_NAME
-from .fulltext import collect_garbage, fsync_dir, switch_current
+from . import generations
 
 HASH_BYTES = 12
 ANN_MIN_ROWS = 20_000        # below this, exact search is as fast as the graph: do not build one
@@ -120,8 +117,12 @@ class VectorCache:
 
 
 # --- generations ----------------------------------------------------------------------------
+INFO_FILE = "info.json"
+
+
 def current_generation(root: Path) -> str | None:
-    return fulltext.current_generation(root, info="info.json")
+    """The live vector generation's name under ``root``, or None when none was published yet."""
+    return generations.current_generation(root, INFO_FILE)
 
 
 @dataclass(slots=True)
@@ -167,10 +168,7 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
                 return live, len(ids)
         except (OSError, orjson.JSONDecodeError):
             pass
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    gen = f"g{stamp}-{secrets.token_hex(3)}"
-    path = root / gen
-    path.mkdir()
+    gen, path, stamp = generations.new(root)
     try:
         mat = np.stack(vecs).astype(np.float16) if vecs else np.zeros((0, DIM), dtype=np.float16)
         np.save(path / "vectors.npy", mat)
@@ -181,16 +179,13 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
         (path / "ids.json").write_bytes(orjson.dumps(ids))
         if len(ids) >= ANN_MIN_ROWS:
             _build_ann(path / "ann.usearch", mat, threads)
-        (path / "info.json").write_bytes(orjson.dumps({
+        (path / INFO_FILE).write_bytes(orjson.dumps({
             "model": MODEL_NAME, "dim": DIM, "max_tokens": max_tokens, "count": len(ids),
             "venues": names, "built_at": stamp, "ann": len(ids) >= ANN_MIN_ROWS, "content": content}))
-        fsync_dir(path)
     except BaseException:
-        shutil.rmtree(path, ignore_errors=True)
+        generations.discard(path)
         raise
-    previous = current_generation(root)
-    switch_current(root, gen)
-    collect_garbage(root, keep={gen, previous})   # the live and the previous one (readers move over)
+    generations.publish(root, gen, INFO_FILE)       # keeps the previous generation (readers move over)
     return gen, len(ids)
 
 

@@ -17,14 +17,14 @@ import orjson
 
 from ..models import Paper, Record
 from ..text import plain, title_key
-from .fields import build_paper, ref
+from .fields import paper_from_records, ref
 from .match import cluster
 from .priority import FIELD_PRIORITY
 
 # Bump when matching or field choice changes: stores merged by an older version re-merge every block.
 MERGE_VERSION = 4
 
-__all__ = ["FIELD_PRIORITY", "MERGE_VERSION", "BlockResult", "build_paper", "cluster", "content_hash",
+__all__ = ["FIELD_PRIORITY", "MERGE_VERSION", "BlockResult", "paper_from_records", "cluster", "content_hash",
            "merge_block", "prepare"]
 
 
@@ -61,7 +61,7 @@ def merge_block(block: str, recs: list[Record]) -> BlockResult:
         clusters.sort(key=lambda ms: (_first_author(ms), ref(ms[0])))
         for n, members in enumerate(clusters):
             final = pid if n == 0 else f"{pid}-{n + 1}"
-            paper = build_paper(members, final)
+            paper = paper_from_records(members, final)
             result.papers.append((paper, content_hash(paper)))
             result.members[final] = [(r.file, r.key) for r in members]
     return result

@@ -91,7 +91,7 @@ def _prov(rec: Record | None) -> str | None:
     return rec.file if rec else None          # file keys start with the source name
 
 
-def build_paper(all_recs: list[Record], paper_id: str) -> Paper:
+def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     """One Paper from its records (already in a deterministic order). Annotations add keywords,
     ids, links and institutions, never the paper's title, venue or other single fields."""
     recs = [r for r in all_recs if not r.annotation] or all_recs

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import tantivy
 from tantivy import Occur, Query
@@ -12,9 +12,7 @@ from tantivy import Occur, Query
 from ..index import analyzers
 from ..names import author_key, flip_comma_name
 from .query import TextClause
-
-if TYPE_CHECKING:
-    from .rank import Weights
+from .weights import Weights
 
 # ``abstract:`` searches the text field (title, keywords and abstract: see fulltext.schema)
 _INDEX_FIELD = {"abstract": "text"}

@@ -8,6 +8,7 @@ build deletes them.
 
 from __future__ import annotations
 
+import html
 import os
 import threading
 import time
@@ -28,10 +29,11 @@ from .highlight import Highlighter
 from .model import MAX_WINDOW, Hit, SearchRequest, SearchResult
 from .paging import Plan
 from .query import Filters, ParsedQuery, parse
-from .rank import DEFAULT_WEIGHTS, TextQuery, TextQueryBuilder, Weights
+from .rank import TextQuery, TextQueryBuilder
 from .request import check_request, merge_filters, request_filters
 from .similar import distinctive_terms
 from .suggest import Suggester
+from .weights import DEFAULT_WEIGHTS, Weights
 
 
 class NoIndex(RuntimeError):
@@ -328,5 +330,4 @@ def _doc(s: tantivy.Searcher, addr: tantivy.DocAddress) -> dict[str, Any]:
 
 
 def _escape(text: str) -> str:
-    import html
     return html.escape(text, quote=True)

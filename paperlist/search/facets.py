@@ -11,6 +11,7 @@ import tantivy
 
 from ..index import fulltext
 from ..models import STATUSES
+from ..topics import taxonomy
 from .model import FacetValue, SearchRequest
 from .query import Filters
 
@@ -91,7 +92,6 @@ def facet_values(dim: str, buckets: list[dict[str, Any]], f: Filters) -> list[Fa
 def _label(dim: str, value: str) -> str:
     """What a facet value shows (labels are fixed for a process: the registries are code)."""
     if dim == "topic":
-        from ..topics import taxonomy
         t = taxonomy().get(value)
         return t.en if t else value
     return fulltext.venue_label(value) if dim == "venue" else value

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 import tantivy
 from tantivy import Query
@@ -15,9 +14,7 @@ from ..names import author_key
 from ..text import title_key
 from .clauses import phrase_words
 from .tiers import Part, bm25_max
-
-if TYPE_CHECKING:
-    from .rank import Weights
+from .weights import Weights
 
 MAX_PHRASE_WORDS = 48
 

@@ -1,6 +1,6 @@
 """Keyword ranking: turn parsed text into one tantivy query whose BM25-based score ranks papers.
 
-How a score is made (weights in ``Weights``, tuned on benchmarks/search_eval.py):
+How a score is made (weights in ``weights.Weights``, tuned on benchmarks/search_eval.py):
 
 - Every query word is one *clause*, which a paper matches when the word is in its text (title,
   keywords and abstract, stemmed: one posting list) or in an author's name (unstemmed). Its
@@ -43,6 +43,7 @@ from .clauses import field_clause
 from .proximity import proximity_parts
 from .query import ParsedQuery
 from .tiers import AUTHOR_TIER_MAX, TIER_MIN_MATCHES, Part, Tier, bm25_max, make_tier
+from .weights import DEFAULT_WEIGHTS, Weights
 
 MATCH_MODES = ("all", "most", "any")
 # Words beyond this are ignored (a pasted abstract is not a better query than its first
@@ -51,36 +52,6 @@ MAX_CLAUSES = 24
 DF_CACHE = 100_000          # document frequencies kept per index generation (see ``_df``)
 FLAT_MAX_MATCHES = 300      # see ``_build``: below this many matches and above FLAT_MIN_PARTS parts
 FLAT_MIN_PARTS = 12
-
-
-@dataclass(frozen=True, slots=True)
-class Weights:
-    title: float = 6.0
-    authors: float = 2.5
-    keywords: float = 0.0         # BM25 in keywords besides the text's (off: it favoured OpenReview twins)
-    text: float = 1.0             # title, keywords and abstract together
-    fuzzy: float = 4.0            # constant score of a spelling neighbour (per field)
-    prefix: float = 3.0           # constant score of a completion of the last word
-    coverage: float = 2.0         # x IDF per matched clause
-    title_hit: float = 0.0        # x IDF per word found in the title (off: title x 6 does as well)
-    title_word: float = 20.0      # the word itself (unstemmed) is in the title: "Properties" is not "Property"
-    first_author: float = 8.0     # a word of the first author's name
-    # the first author's surname, x its IDF among first-author surnames: "Rice robust learning"
-    # is Leslie Rice's paper before one with "rice" in its title, "Young ..." Andrew Young's
-    # before Su Young Lee's; a common surname ("Li") adds less than a rare one
-    surname: float = 5.0
-    pair: float = 2.0             # consecutive words close together in the title
-    phrase: float = 6.0           # the whole query is a phrase of the title
-    phrase_slop: int = 3
-    exact: float = 40.0           # the whole query is the title
-    author: float = 10.0          # the whole query is an author's name
-    fuzzy_df: int = 1             # words in fewer papers than this also match spelling neighbours
-    typo_df: int = 30             # words in fewer papers than this also match a common neighbour
-    correction: float = 0.9       # weight of that neighbour relative to the word itself
-    prefix_expansions: int = 40
-
-
-DEFAULT_WEIGHTS = Weights()
 
 
 @dataclass(slots=True)

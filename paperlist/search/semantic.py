@@ -1,4 +1,5 @@
-"""Search by meaning: the vector ranker, reciprocal rank fusion with BM25, and the choice of mode.
+"""Search by meaning: the vector ranker, its fusion with BM25 (relative score fusion), and the choice
+of mode.
 
 ``mode=semantic`` ranks papers by the cosine similarity of their vector (title + abstract, see
 ``paperlist embed``) to the query's; ``mode=hybrid`` fuses that list with BM25's by relative score
@@ -103,6 +104,8 @@ class SemanticRanker:
         return self._vectors
 
     def _open(self) -> tuple[Any | None, str | None]:
+        # imported here: the vector side (usearch, torch: the optional semantic extra) stays
+        # unloaded until a search asks for vectors
         from ..index.encoder import missing_reason
         from ..index.vectorindex import VectorIndex
         from ..index.vectors import available
@@ -122,7 +125,7 @@ class SemanticRanker:
         return None if self.vectors() is not None else (self._reason or "no paper vectors yet")
 
     def encode(self, text: str) -> Any:
-        from ..index.encoder import shared_encoder
+        from ..index.encoder import shared_encoder  # as in _open
 
         vi = self.vectors()
         tokens = int(vi.info.get("max_tokens", 128)) if vi is not None else 128

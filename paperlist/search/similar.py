@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 from ..index import analyzers
 from ..models import Paper
+from .backend import SearchBackend
 
 METHODS = ("vectors", "text", "none")
 MAX_TERMS = 25             # the paper's most distinctive words that make the text query
@@ -35,12 +35,12 @@ def distinctive_terms(title: str, keywords: list[str], abstract: str | None, df:
     return [(t, 1.0 + math.log(f)) for _, t, f in scored[:MAX_TERMS]]
 
 
-def similar_papers(searcher: Any | None, paper: Paper, limit: int = 10) -> tuple[list[tuple[str, float]], str]:
+def similar_papers(searcher: SearchBackend | None, paper: Paper, limit: int = 10) -> tuple[list[tuple[str, float]], str]:
     """([(paper_id, score)], method): ``vectors`` (cosine), ``text`` (BM25 of the shared words), or
     ``none`` when there is no search index."""
     if searcher is None:
         return [], "none"
-    sem = getattr(searcher, "semantic", None)
+    sem = searcher.semantic
     if sem is not None:
         try:
             got = sem.similar(paper.id, limit)

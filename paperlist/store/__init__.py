@@ -10,10 +10,13 @@ from .read import ReadMixin
 from .topics import TopicDoc, TopicsMixin
 
 
+STORE_FILE = "paperlist.db"        # the store's file in a home (paperlist.service.Home)
+
+
 class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin, TopicsMixin):
     """A paperlist SQLite store. ``Store(path)`` creates or migrates it; ``readonly=True`` opens
     an existing one for serving."""
 
 
-__all__ = ["SCHEMA_VERSION", "FileCounts", "FileState", "IndexDoc", "ListFilter", "PaperCounts", "Store", "StoreError", "TopicDoc",
+__all__ = ["SCHEMA_VERSION", "STORE_FILE", "FileCounts", "FileState", "IndexDoc", "ListFilter", "PaperCounts", "Store", "StoreError", "TopicDoc",
            "encode_record", "record_block"]

@@ -182,13 +182,6 @@ class BrowseMixin(StoreBase):
             " WHERE s.paper_id=? GROUP BY o.paper_id ORDER BY count(*) DESC, p.year DESC, p.id LIMIT ?",
             (paper_id, limit))]
 
-    def author_names(self, keys: list[str]) -> dict[str, str]:
-        """Display names for author keys (the most common written form)."""
-        if not keys:
-            return {}
-        marks = ",".join("?" * len(keys))
-        return dict(self.db.execute(f"SELECT key, name FROM authors WHERE key IN ({marks})", keys).fetchall())  # noqa: S608
-
     def data_stamp(self) -> str:
         """Changes whenever the store's content changes (for caches and ETags)."""
         parts = []

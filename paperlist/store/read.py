@@ -137,7 +137,7 @@ class ReadMixin(StoreBase):
             "SELECT paper_id FROM records WHERE paper_id IS NOT NULL GROUP BY paper_id"
             f" HAVING sum(source NOT IN ({marks})) = 0", sources)}  # noqa: S608
 
-    def author_names(self, paper_id: str) -> list[str]:
+    def paper_author_names(self, paper_id: str) -> list[str]:
         return [r[0] for r in self.db.execute(
             "SELECT name FROM paper_authors WHERE paper_id=? ORDER BY position", (paper_id,))]
 

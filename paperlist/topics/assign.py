@@ -1,18 +1,15 @@
-"""Assigning 1-3 topics to every paper.
+"""Assigning 1-3 topics to every paper: the pipeline that gathers the evidence and chooses.
 
-Evidence, per topic: seed terms in the title (x3), keywords (x2.5) and abstract (x1), each term
-weighted by hand in the taxonomy times a multiplier learned from labelled papers (``learn.py``,
-``weights.tsv``), and the primary area a source gives (OpenReview, AAAI tracks ...): an area that
-names a topic makes it the main topic. When paper vectors exist, a paper's
-cosine similarity to each topic's centroid (the mean vector of papers confidently assigned to it
-by terms) adds evidence too, and gives topics to papers whose words matched nothing; and so does
-a probe learned from the papers their sources label (``probe.py``: ``PROBE_GAIN`` x its topic
-probability), which carries those labels to the papers that have none. A second probe learns the
-same from the papers' words (``textprobe.py``, ``TEXT_GAIN`` x its probability) and needs no
-vectors.
-
-A paper's main topic is its best-scoring one; up to two more follow when they score at least
-``SECOND_RATIO`` of it. Scores are squashed to 0..1 (``s / (s + 3)``) for display.
+A paper's own evidence, from its words and the primary area its source gives, and the rule that
+chooses its topics from the evidence are ``evidence.py``'s (``Assigner``). Here that evidence is
+computed for every paper (by worker processes, for a large store) and more joins it. When paper
+vectors exist, a paper's cosine similarity to each topic's centroid (the mean vector of papers
+confidently assigned to it by terms) adds evidence too, and gives topics to papers whose words
+matched nothing; and so does a probe learned from the papers their sources label (``probe.py``:
+``PROBE_GAIN`` x its topic probability), which carries those labels to the papers that have none.
+A second probe learns the same from the papers' words (``textprobe.py``, ``TEXT_GAIN`` x its
+probability) and needs no vectors. The topic a source's primary area names stays the main one
+whatever the probes and vectors add.
 """
 
 from __future__ import annotations
@@ -20,30 +17,19 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from itertools import islice, pairwise
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from ..store import Store, TopicDoc
-from .learn import packaged_weights, parse_weights
-from .match import Matcher
+from .evidence import MIN_SCORE, Assigner, lead
 from .probe import Probe, confirmed, corpus_mix, fit_probe, labelling_groups, shift_rows, shift_towards
-from .taxonomy import Taxonomy, taxonomy
 from .textprobe import TextProbe, fit_text_probe
 
-TITLE_W, KEYWORD_W, ABSTRACT_W = 3.0, 2.5, 1.0
-AREA_TOPIC = 2.0             # the source's primary area names this topic
-AREA_LEAD = 0.5              # ... and leads the next topic by at least this much
-AREA_PARENT = 1.3            # ... or this topic's area: multiply the area's topics' evidence
-GENERIC = 0.7                # evidence factor of topics marked generic in the taxonomy
-MIN_SCORE = 1.0              # less evidence than one strong term in the abstract: no topic
-SECOND_RATIO = 0.45
-MAX_TOPICS = 3
 CONFIDENT = 4.0              # main-topic evidence that makes a paper part of its topic's centroid
 EMB_FLOOR, EMB_GAIN = 0.25, 8.0   # similarity above the floor, times the gain, is added evidence
 EMB_ONLY_MIN = 0.35          # a paper without term evidence gets its nearest topic above this
@@ -52,11 +38,6 @@ TEXT_GAIN = 20.0             # ... and of the text probe's (textprobe.py), also 
 TEXT_ONLY_MIN = 0.3          # a paper without word evidence takes a topic the text probe gives this
 PARALLEL_MIN = 20_000       # fewer papers than this: one process (forking costs more)
 TEXT_CHUNK = 4_000          # papers a worker reads at once for the text probe
-_NORM = re.compile(r"[^a-z0-9]+")
-
-
-def _norm(s: str) -> str:
-    return " " + _NORM.sub(" ", s.lower()).strip() + " "
 
 
 @dataclass(slots=True)
@@ -65,91 +46,6 @@ class Assignment:
     venue: str
     year: int
     topics: list[tuple[str, float]] = field(default_factory=list)   # (slug, 0..1), main first
-
-
-class Assigner:
-    """Scores papers against a taxonomy (compiled once, reused for every paper). ``weights`` is the
-    text of a learned-multiplier file (``learn.py``); by default the packaged one, "" for none."""
-
-    def __init__(self, tax: Taxonomy | None = None, weights: str | None = None) -> None:
-        self.tax = tax or taxonomy()
-        text = packaged_weights() if weights is None else weights
-        self.matcher = Matcher(self.tax, parse_weights(text))
-        self.index = {t.slug: i for i, t in enumerate(self.tax.topics)}
-        # primary-area substrings -> (topic indexes named directly, topic indexes of a named area)
-        self.area_topic = [(_norm(a), i) for i, t in enumerate(self.tax.topics) for a in t.areas]
-        self.area_parent = [(_norm(a), [self.index[c.slug] for c in self.tax.children(ar.slug)])
-                            for ar in self.tax.areas for a in ar.areas]
-        self._area_memo: dict[str, tuple[set[int], set[int]]] = {}
-        self.term_factor = [GENERIC if self.tax.topics[t.topic].generic else 1.0 for t in self.matcher.terms]
-
-    def _areas(self, primary_area: str) -> tuple[set[int], set[int]]:
-        hit = self._area_memo.get(primary_area)
-        if hit is None:
-            pa = _norm(primary_area)
-            direct = {i for a, i in self.area_topic if a in pa}
-            parent = {i for a, idx in self.area_parent if a in pa for i in idx}
-            hit = self._area_memo[primary_area] = (direct, parent)
-        return hit
-
-    def term_evidence(self, doc: TopicDoc) -> list[tuple[int, float]]:
-        """(term index, evidence) for every seed term in the title, keywords and abstract; the
-        evidence of generic topics' terms is damped."""
-        m, f = self.matcher, self.term_factor
-        out = m.evidence(doc.title, TITLE_W, True)
-        if doc.keywords:
-            out += m.evidence(" ; ".join(doc.keywords), KEYWORD_W, True)
-        if doc.abstract:
-            out += m.evidence(doc.abstract, ABSTRACT_W, False)
-        return [(i, v * f[i]) for i, v in out]
-
-    def evidence(self, doc: TopicDoc, use_area: bool = True) -> dict[int, float]:
-        """Topic index -> evidence from words and primary area."""
-        return self.scored(doc, use_area)[0]
-
-    def scored(self, doc: TopicDoc, use_area: bool = True) -> tuple[dict[int, float], int | None]:
-        """The evidence, and the topic the source's primary area names (None if it names no
-        specific one): that topic decides the main topic and leads here (a generic one, such as
-        benchmarks, yields to what the benchmark is of)."""
-        s: dict[int, float] = {}
-        terms = self.matcher.terms
-        for i, v in self.term_evidence(doc):
-            t = terms[i].topic
-            s[t] = s.get(t, 0.0) + v
-        if not (use_area and doc.primary_area):
-            return s, None
-        direct, parent = self._areas(doc.primary_area)
-        for i in parent:
-            if i in s:
-                s[i] *= AREA_PARENT
-        for i in direct:
-            s[i] = s.get(i, 0.0) + AREA_TOPIC
-        named = sorted(i for i in direct if not self.tax.topics[i].generic)
-        if not named:
-            return s, None
-        pin = max(named, key=lambda i: s[i])
-        lead(s, pin)
-        return s, pin
-
-    def choose(self, s: dict[int, float]) -> list[tuple[str, float]]:
-        """The main topic and up to two more, as (slug, 0..1)."""
-        if not s:
-            return []
-        ranked = sorted(s.items(), key=lambda kv: (-kv[1], kv[0]))   # ties: taxonomy order, not hash order
-        top = ranked[0][1]
-        if top < MIN_SCORE:
-            return []
-        out = []
-        for i, v in ranked[:MAX_TOPICS]:
-            if v < MIN_SCORE or v < SECOND_RATIO * top:
-                break
-            out.append((self.tax.topics[i].slug, round(v / (v + 3.0), 4)))
-        return out
-
-
-def lead(s: dict[int, float], i: int) -> None:
-    """Make topic ``i`` the main one, ``AREA_LEAD`` ahead of the next."""
-    s[i] = max(s.get(i, 0.0), max(s.values()) + AREA_LEAD)
 
 
 def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: Assigner | None = None,
@@ -192,8 +88,8 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
     if jobs <= 1 or len(ids) < parallel_min:
         return assign_all(store.iter_topic_docs(), vectors, a, cache=cache)
     step = -(-len(ids) // (jobs * 4))
-    bounds = ids[::step] + [None]
-    ranges = list(pairwise(bounds))
+    starts = ids[::step]
+    ranges = list(zip(starts, starts[1:] + [None]))      # [start, next start), the last one open
     parts = _forked(jobs, _evidence_range, ranges, (a, store.path, None))
     ev: list[Evidence] = [(TopicDoc(pid, venue, year, "", "", None), e, pin)
                           for part in parts for pid, venue, year, e, pin, _, _ in part]
@@ -284,8 +180,9 @@ def _evidence_range(r: tuple[str, str | None]) -> list[tuple[str, str, int, dict
 
 def _text_range(r: tuple[str, str | None]) -> list[list[tuple[int, float]]]:
     """The text probe's evidence (``text_evidence``) for the papers whose ids are in [r[0], r[1])."""
-    assert _FORKED is not None and _FORKED[2] is not None
+    assert _FORKED is not None
     _, path, tp = _FORKED
+    assert tp is not None
     docs = Store(path, readonly=True).iter_topic_docs(*r)
     out: list[list[tuple[int, float]]] = []
     while chunk := list(islice(docs, TEXT_CHUNK)):       # a few thousand texts in memory at a time

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from ..store import Store
-from . import labels
-from .assign import Assigner, assign_store, assignment_rows
-from .learn import packaged_weights
+from . import source_labels
+from .assign import assign_store, assignment_rows
+from .evidence import Assigner, packaged_weights
 from .taxonomy import taxonomy
 from .textprobe import CACHE_FILE
 
@@ -57,7 +57,7 @@ def fingerprint(store: Store, home: Path, papers_fp: str | None = None) -> str:
     fp = papers_fp if papers_fp is not None else store.papers_fingerprint()
     weights = hashlib.sha1(packaged_weights().encode()).hexdigest()[:12]
     gen = current_generation(vectors_root(home))
-    return f"{taxonomy().version}:{weights}:{labels.version()}:{fp}:{gen or '-'}"
+    return f"{taxonomy().version}:{weights}:{source_labels.version()}:{fp}:{gen or '-'}"
 
 
 def is_current(store: Store, home: Path) -> bool:

@@ -2,7 +2,7 @@
 
 The assigner scores a topic by the seed terms a paper uses (``match.py``), each with a hand-set
 weight. Here every term gets a learned multiplier ``exp(theta)``: papers whose primary area or
-keywords map to acceptable topics (``labels.py``) are the supervision, and theta is fitted by
+keywords map to acceptable topics (``source_labels.py``) are the supervision, and theta is fitted by
 gradient descent (numpy) to put an acceptable topic first, with an L2 pull towards 1 so that terms
 seldom seen keep their hand-set weight. The loss is the softmax likelihood of the acceptable set.
 A topic that no label ever accepts (medical applications, say) is left out of it, and so are the
@@ -10,7 +10,7 @@ papers with evidence for such a topic: a label can neither confirm nor refute it
 terms nor its rivals' are pushed merely because no label names it.
 
 Fitting sees the papers as the blind evaluation does (title and abstract only) and only the
-training side of ``labels.held_out``; the held-out side measures the result. (The shipped
+training side of ``source_labels.held_out``; the held-out side measures the result. (The shipped
 ``weights.tsv`` was fitted with the earlier one-label mapping; refitting with the current labels
 moved held-out precision by less than a point either way, so it was kept.)
 """
@@ -20,19 +20,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from importlib import resources
 from pathlib import Path
 
-from ..store import TopicDoc
-from .labels import Label, blind
+from ..store import STORE_FILE, Store, TopicDoc
+from .evidence import WEIGHTS_FILE, Assigner
+from .source_labels import Label, blind, held_out, label
 from .match import Matcher
 from .taxonomy import Taxonomy
 
-if TYPE_CHECKING:
-    from .assign import Assigner
-
-WEIGHTS_FILE = "weights.tsv"
 # A label accepts a whole set of topics (a "Computer Vision" track paper may be about any vision
 # topic), so unbounded multipliers learn shortcuts such as "vision" -> vision-language, which the
 # labels cannot refute but which would mislabel the unlabelled majority: a term may count at most
@@ -80,9 +76,9 @@ def fit(f: Features, terms_topic: Sequence[int], n_topics: int, l2: float = 0.05
     topic_of = np.asarray(terms_topic, dtype=np.int64)
     cell = paper * n_topics + topic_of[term]
     ok = np.zeros((n_papers, n_topics), dtype=bool)
-    for p, s in enumerate(f.ok):
-        ok[p, list(s)] = True
-    covered = ok.any(axis=0)
+    for p, accepted in enumerate(f.ok):
+        ok[p, list(accepted)] = True
+    covered = np.asarray(ok.any(axis=0))       # asarray: numpy's stubs type .any(axis=...) as maybe a scalar
     # a topic no label accepts is out of the softmax, and papers with evidence for it are out of the
     # fit: their labels can neither confirm nor refute it
     unjudged = np.zeros(n_papers, dtype=bool)
@@ -117,7 +113,8 @@ def fit(f: Features, terms_topic: Sequence[int], n_topics: int, l2: float = 0.05
 
 
 def save(path: Path, matcher: Matcher, tax: Taxonomy, theta: Sequence[float], min_change: float = 0.02) -> int:
-    """Write the multipliers that differ from 1 as ``term<TAB>topic<TAB>multiplier`` lines."""
+    """Write the multipliers that differ from 1 as ``term<TAB>topic<TAB>multiplier`` lines (read by
+    ``evidence.parse_weights``)."""
     lines = []
     for t, th in zip(matcher.terms, theta):
         mult = math.exp(th)
@@ -129,30 +126,10 @@ def save(path: Path, matcher: Matcher, tax: Taxonomy, theta: Sequence[float], mi
     return len(lines)
 
 
-def parse_weights(text: str) -> dict[tuple[str, str], float]:
-    """(folded term, topic slug) -> multiplier, from the text :func:`save` writes."""
-    out: dict[tuple[str, str], float] = {}
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        term, slug, mult = line.split("\t")
-        out[(term, slug)] = float(mult)
-    return out
-
-
-def packaged_weights() -> str:
-    """The learned multipliers shipped with the package (empty when there are none)."""
-    res = resources.files("paperlist.topics").joinpath(WEIGHTS_FILE)
-    return res.read_text("utf-8") if res.is_file() else ""
-
-
 def learn_weights(docs: Iterable[TopicDoc], out: Path, l2: float = 0.05, scale: float = 0.3,
                   epochs: int = 400) -> tuple[int, int]:
     """Fit multipliers on the training side of the labelled papers among ``docs`` and write them
     to ``out``; returns (papers learned from, multipliers written)."""
-    from .assign import Assigner
-    from .labels import held_out, label
-
     base = Assigner(weights="")
     train = [(d, lab) for d in docs if (lab := label(d)) is not None and not held_out(d.id)]
     theta = fit(features(base, train), [t.topic for t in base.matcher.terms], len(base.tax.topics),
@@ -163,13 +140,11 @@ def learn_weights(docs: Iterable[TopicDoc], out: Path, l2: float = 0.05, scale: 
 def main() -> None:
     import argparse
 
-    from ..store import Store
-
     ap = argparse.ArgumentParser(description="Learn seed-term weights from labelled papers (" + __name__ + ").")
     ap.add_argument("--home", type=Path, required=True)
     ap.add_argument("--out", type=Path, default=Path(str(resources.files("paperlist.topics").joinpath(WEIGHTS_FILE))))
     args = ap.parse_args()
-    store = Store(args.home / "paperlist.db", readonly=True)
+    store = Store(args.home / STORE_FILE, readonly=True)
     n, k = learn_weights(store.iter_topic_docs(), args.out)
     print(f"learned from {n:,} labelled papers (held-out side excluded): {k:,} multipliers -> {args.out}")
 

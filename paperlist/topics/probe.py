@@ -1,6 +1,6 @@
 """A topic probe on paper vectors, learned at assignment time from the papers their sources label.
 
-Every paper whose primary area or keywords map to acceptable topics (``labels.py``) and that has a
+Every paper whose primary area or keywords map to acceptable topics (``source_labels.py``) and that has a
 vector is a training example; its target is the acceptable topic its own evidence (words and area)
 ranks highest, its *confirmed* topic. A softmax regression over the vectors (numpy, full-batch
 Adam, a few seconds for ~40k papers) then gives every paper with a vector a probability per topic,
@@ -9,7 +9,7 @@ of papers that have none, through meaning rather than shared words: a paper simi
 authors filed them under reinforcement learning is likely about it.
 
 Nothing is stored: the probe is refitted whenever topics are assigned, from the store's labelled
-papers (the benchmark fits it on the training side of ``labels.held_out`` only).
+papers (the benchmark fits it on the training side of ``source_labels.held_out`` only).
 
 The labelled papers are not a sample of the corpus: they come from OpenReview, AAAI and IJCAI,
 where computer vision, robotics and medicine are rare, so a probe learns that those topics are
@@ -25,13 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .labels import label
-
-if TYPE_CHECKING:
-    from ..store import TopicDoc
-    from .assign import Assigner
+from ..store import TopicDoc
+from .evidence import Assigner
+from .source_labels import label
 
 MIN_EXAMPLES = 200          # fewer labelled papers with vectors than this: no probe
 L2 = 1e-3

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-ASSIGNER_VERSION = 4          # bump when assign.py changes how scores are computed
+ASSIGNER_VERSION = 4          # bump when evidence.py or assign.py change how scores are computed
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 

@@ -9,7 +9,7 @@ committees filed them under an area or keyword teach the other ~230k which words
 topic. It needs no vectors: a fresh install without the semantic extra has it too.
 
 It is refitted whenever its training set changes (the benchmark fits it on the training side of
-``labels.held_out`` only). ``paperlist topics assign`` keeps the last fitted probe in the home
+``source_labels.held_out`` only). ``paperlist topics assign`` keeps the last fitted probe in the home
 (``CACHE_FILE``), keyed by a digest of its training set and settings, so that reassigning after
 ``paperlist embed`` (new vectors, same labelled papers) skips the fit (~45 s on the full corpus).
 """
@@ -22,15 +22,13 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..files import write_atomic
-from .labels import label
+from ..store import TopicDoc
+from .evidence import Assigner
+from .source_labels import label
 from .probe import confirmed, shift_rows, shifted
-
-if TYPE_CHECKING:
-    from ..store import TopicDoc
-    from .assign import Assigner
 
 MIN_EXAMPLES = 200          # fewer labelled papers than this: no probe
 C = 10.0                    # inverse L2 strength (picked on a split inside the training side)

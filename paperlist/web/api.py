@@ -2,9 +2,10 @@
 (BibTeX, CSV, JSON Lines) and Atom feeds of searches and lists.
 
 Each route declares its parameters (FastAPI validates them and documents them in /openapi.json),
-calls one function of ``views.resources`` (the pages' builders, reshaped) and sends the dict with
-orjson. Errors are raised by the builders and turned into problem+json by ``problems``. To add an
-endpoint: a function in ``views.resources``, a model in ``api_models``, and a route here.
+passes exactly those to one function of the service layer (``paperlist.service``: the resources
+the pages, MCP and the CLI also read) and sends its dict with orjson. The service's errors are
+turned into problem+json by ``problems``. To add an endpoint: a function in the service, a model in
+``api_models``, and a route here.
 """
 
 from __future__ import annotations
@@ -24,15 +25,17 @@ from starlette.responses import Response, StreamingResponse
 from .. import exports
 from ..models import STATUSES
 from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS
+from ..service import Home, list_request, search_request
+from ..service import papers as sp
+from ..service import search as ss
+from ..service import topics as st
+from ..service import venues as sv
+from ..service.paths import API_ROOT, paper_path
+from ..service.requests import MAX_LIST_PAGE
 from . import api_models as m
-from .problems import PROBLEM_MEDIA_TYPE
 from .cache import ResponseCache
+from .problems import PROBLEM_MEDIA_TYPE
 from .render import cached_response, render_json
-from .views import resources
-from .views.base import API_ROOT, Ctx, paper_path
-from .views.papers import paper_fields
-from .views.search import run_search
-from .views.venues import MAX_LIST_PAGE, list_ids, list_query
 
 router = APIRouter(prefix=API_ROOT)
 
@@ -46,7 +49,8 @@ SearchFormat = Literal["json", "atom", "bib", "csv", "jsonl"]
 FEED_SIZE = 50
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": m.Problem, "description": desc}
-    for code, desc in ((404, "Unknown id, venue or year."), (422, "A parameter is invalid; `errors` says which."),
+    for code, desc in ((404, "Unknown id, venue or year."), (414, "The path or query string is too long."),
+                       (422, "A parameter is invalid; `errors` says which."),
                        (429, "Too many requests from this client (see Retry-After)."))}
 _EXPORT_CONTENT = {exports.MEDIA_TYPES[f].split(";")[0]: {"schema": {"type": "string"}}
                    for f in ("bib", "csv", "jsonl")}
@@ -59,12 +63,9 @@ FormatParam = Annotated[ListFormat, Query(alias="format", description=(
 LimitParam = Annotated[int, Query(ge=1, le=exports.MAX_ROWS, description="Rows in an export (at most 10,000).")]
 
 
-def ctx(request: Request) -> Ctx:
-    """The builders' context for an API request (English labels; the API is language-neutral)."""
-    from .pages import searcher
-
-    st = request.app.state
-    return Ctx(store=st.store, lang="en", cache=st.cache, searcher=searcher(request))
+def home(request: Request) -> Home:
+    home: Home = request.app.state.home
+    return home
 
 
 def send(request: Request, data: Any) -> Response:
@@ -72,13 +73,13 @@ def send(request: Request, data: Any) -> Response:
     return render_json(request, data, max_age=int(request.app.state.settings.cache_seconds))
 
 
-def _cache_key(c: Ctx, request: Request) -> tuple[str, str, str] | None:
+def _cache_key(h: Home, request: Request) -> tuple[str, str, str] | None:
     """The search cache's key: the live index generation (checked with one stat) and the query."""
-    reload = getattr(c.searcher, "reload", None)
-    if reload is None:
+    searcher = h.searcher
+    if searcher is None:
         return None
-    reload()
-    gen = getattr(c.searcher, "generation", None)
+    searcher.reload()
+    gen = searcher.generation
     return (gen, request.url.path, request.url.query) if gen else None
 
 
@@ -95,9 +96,9 @@ def _base(request: Request) -> str:
 def _stream(request: Request, ids: Iterable[str], fmt: str, name: str, total: int | None = None) -> Response:
     """An export, streamed as it is read. The store is read on the event loop's thread between
     yields (SQLite connections are per worker), ``exports.CHUNK`` papers at a time."""
-    store = request.app.state.store
+    store = home(request).store
     base = _base(request)
-    chunks = exports.export(store, ids, fmt, record=paper_fields, paper_url=lambda pid: base + paper_path(pid))
+    chunks = exports.export(store, ids, fmt, record=sp.paper_fields, paper_url=lambda pid: base + paper_path(pid))
 
     async def body() -> Any:
         for chunk in chunks:
@@ -118,7 +119,7 @@ def _filename(name: str) -> str:
 
 def _feed(request: Request, ids: list[str], title: str, html_path: str) -> Response:
     """An Atom feed of these papers (newest first as given)."""
-    store = request.app.state.store
+    store = home(request).store
     base = _base(request)
     papers = store.get_papers(ids)
     updated = store.updated_at(ids)
@@ -158,7 +159,7 @@ async def search(
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
     facets: Annotated[bool, Query(description="Count venues, years and statuses over all matches.")] = True,
     facet_size: Annotated[int, Query(ge=1, le=500, description="Values per facet (busiest first).")]
-    = resources.DEFAULT_FACET_SIZE,
+    = ss.DEFAULT_FACET_SIZE,
     snippets: Annotated[bool, Query(description="Highlight matches in titles and abstract passages.")] = True,
     fmt: Annotated[SearchFormat, Query(alias="format", description=(
         "`json` (default); `atom`: a feed of this page of hits (subscribe with `sort=newest`); `bib`, `csv`, "
@@ -167,25 +168,25 @@ async def search(
 ) -> Response:
     """Search titles, authors, abstracts and keywords with the site's query language and filters:
     total, hits with highlighted snippets, facet counts, a did-you-mean suggestion."""
-    c = ctx(request)
-    key = _cache_key(c, request) if fmt == "json" else None
+    h = home(request)
+    key = _cache_key(h, request) if fmt == "json" else None
     cache: ResponseCache = request.app.state.search_cache
     body = cache.get(key) if key is not None else None
     if body is not None:
         return _json_body(request, body, "hit")
-    r = resources.search_request(request.query_params)
-    r.facets, r.snippets = facets and fmt == "json", snippets and fmt == "json"
+    r = search_request(q=q, venues=venue, year=year, year_from=year_from, year_to=year_to, statuses=status,
+                       topics=topic, sort=sort, mode=mode, page=page, per_page=per_page,
+                       facets=facets and fmt == "json", snippets=snippets and fmt == "json")
     if fmt == "json":
-        body = orjson.dumps(resources.search(c, r, facet_size), option=orjson.OPT_NON_STR_KEYS)
+        body = orjson.dumps(ss.search(h, r, facet_size), option=orjson.OPT_NON_STR_KEYS)
         if key is not None:
             cache.put(key, body)
         return _json_body(request, body, "miss")
     if fmt == "atom":
-        res = run_search(c, replace(r, facets=False, snippets=False))
+        res = ss.run_search(h, replace(r, facets=False, snippets=False))
         title = f"paperlist: {r.q or 'papers'}" + (f" ({', '.join(r.venues)})" if r.venues else "")
-        return _feed(request, [h.id for h in res.hits], title, resources.search_links(r)["html"] or "/search")
-    first = run_search(c, replace(r, page=1, per_page=1, facets=False, snippets=False))
-    return _stream(request, resources.search_ids(c, r, limit), fmt, r.q or "search", total=first.total)
+        return _feed(request, [x.id for x in res.hits], title, ss.search_links(r)["html"] or "/search")
+    return _stream(request, ss.search_ids(h, r, limit), fmt, r.q or "search", total=ss.total(h, r))
 
 
 # --- papers and authors -------------------------------------------------------------------------
@@ -196,7 +197,7 @@ async def similar(request: Request, ref: Annotated[str, Path(description="A pape
                   limit: Annotated[int, Query(ge=1, le=50)] = 10) -> Response:
     """Papers like this one: nearest by meaning (title and abstract vectors) when it has a vector,
     else those sharing its most distinctive words (`method` says which)."""
-    return send(request, resources.similar(ctx(request), ref, limit))
+    return send(request, sp.similar(home(request), ref, limit))
 
 
 @router.get("/papers/{ref:path}", response_model=m.Paper, tags=["papers"], summary="One paper",
@@ -211,10 +212,9 @@ async def paper(
 ) -> Response:
     """A paper with its abstract (raw and rendered), authors, venue, status, links, external ids,
     BibTeX and more papers by the same authors."""
-    d = resources.paper(ctx(request), ref)
     if fmt == "bib":
-        return Response(d["bibtex"] + "\n", media_type=exports.MEDIA_TYPES["bib"])
-    return send(request, d)
+        return Response(sp.bibtex_entry(home(request), ref), media_type=exports.MEDIA_TYPES["bib"])
+    return send(request, sp.paper(home(request), ref))
 
 
 @router.get("/authors/{key:path}", response_model=m.AuthorDetail, tags=["authors"], summary="An author",
@@ -222,7 +222,7 @@ async def paper(
 async def author(request: Request, key: Annotated[str, Path(description="Author key, e.g. `yoshua-bengio`.")],
                  fmt: FormatParam = "json", limit: LimitParam = exports.MAX_ROWS) -> Response:
     """An author's papers (newest first), the venues they publish at and frequent co-authors."""
-    d = resources.author(ctx(request), key)
+    d = sp.author(home(request), key)
     if fmt != "json":
         return _stream(request, (p["id"] for p in d["papers"][:limit]), fmt, key, total=d["total"])
     return send(request, d)
@@ -230,10 +230,10 @@ async def author(request: Request, key: Annotated[str, Path(description="Author 
 
 # --- conferences --------------------------------------------------------------------------------
 @router.get("/conferences", response_model=m.VenueList, tags=["conferences"], summary="Every venue",
-            responses={429: _ERRORS[429]})
+            responses={414: _ERRORS[414], 429: _ERRORS[429]})
 async def conferences(request: Request) -> Response:
     """Every venue with papers: conferences, then journals and workshops, busiest first."""
-    return send(request, resources.conferences(ctx(request)))
+    return send(request, sv.conferences(home(request)))
 
 
 @router.get("/conferences/{venue}", response_model=m.VenueDetail, tags=["conferences"], summary="A venue",
@@ -244,11 +244,11 @@ async def conference(
         "`atom`: a feed of the venue's newest papers (most recently added first)."))] = "json",
 ) -> Response:
     """A venue's years with paper and status counts, newest first, and its related venues."""
-    c = ctx(request)
-    d = resources.conference(c, venue)
+    h = home(request)
+    d = sv.venue(h, venue)
     if fmt == "atom":
         key = d["venue"]["key"]
-        ids = [r["id"] for r in c.store.recent_papers(key, FEED_SIZE)]
+        ids = [r["id"] for r in h.store.recent_papers(key, FEED_SIZE)]
         return _feed(request, ids, f"paperlist: {d['venue']['short']}", d["venue"]["href"])
     return send(request, d)
 
@@ -269,12 +269,12 @@ async def conference_year(
 ) -> Response:
     """Every paper of one conference-year, best status first then by title, a page at a time,
     with status and track counts; or the whole (filtered) list as an export."""
-    c = ctx(request)
+    h = home(request)
+    lr = list_request(statuses=status, track=track, q=q, page=page, per_page=per_page)
     if fmt != "json":
-        lq = list_query(c, venue, year, request.query_params)
-        ids = list_ids(c, lq, limit)
-        return _stream(request, ids, fmt, f"{lq.key}{lq.year}", total=len(ids))
-    return send(request, resources.conference_year(c, venue, year, request.query_params))
+        key, y, ids = sv.list_ids(h, venue, year, lr, limit)
+        return _stream(request, ids, fmt, f"{key}{y}", total=len(ids))
+    return send(request, sv.conference_year(h, venue, year, lr))
 
 
 # --- topics --------------------------------------------------------------------------------------
@@ -286,7 +286,7 @@ async def topics(request: Request,
                  ) -> Response:
     """Research areas and their topics: papers, papers per year and the busiest venues, overall or
     for one venue and/or year."""
-    return send(request, resources.topics(ctx(request), venue, year))
+    return send(request, st.topics(home(request), venue, year))
 
 
 @router.get("/topics/{slug}", response_model=m.TopicDetail, tags=["topics"], summary="A topic",
@@ -297,15 +297,15 @@ async def topic(request: Request, slug: Annotated[str, Path(description="Topic o
                 page: Annotated[int, Query(ge=1, le=10_000)] = 1) -> Response:
     """A topic (or area): papers per year and per venue and year, and its papers (newest year
     first, then those most clearly about it), 50 a page, filterable by venue and year."""
-    return send(request, resources.topic(ctx(request), slug, request.query_params))
+    return send(request, st.topic(home(request), slug, venue=venue, year=year, page=page))
 
 
 # --- corpus -------------------------------------------------------------------------------------
 @router.get("/stats", response_model=m.Stats, tags=["corpus"], summary="Corpus figures",
-            responses={429: _ERRORS[429]})
+            responses={414: _ERRORS[414], 429: _ERRORS[429]})
 async def stats(request: Request) -> Response:
     """Papers, accepted, with abstract, venues, authors, records and source files."""
-    return send(request, resources.stats(ctx(request)))
+    return send(request, sv.stats(home(request)))
 
 
 @router.get("/coverage", response_model=m.Coverage, tags=["corpus"], summary="Coverage per venue and year",
@@ -313,7 +313,7 @@ async def stats(request: Request) -> Response:
 async def coverage(request: Request, venue: Annotated[str | None, Query(
         max_length=100, description="Only this venue (key or alias).")] = None) -> Response:
     """Per venue and year: papers, accepted, with abstract, and each source file behind them."""
-    return send(request, resources.coverage(ctx(request), venue))
+    return send(request, sv.coverage(home(request), venue))
 
 
 @router.get("", response_model=m.ApiIndex, tags=["meta"], summary="The API's entry points")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,15 +23,20 @@ from fastapi import FastAPI
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 
+from ..service import Home
+from ..search.backend import SearchBackend
 from ..store import Store
-from . import i18n
+from . import i18n, problems
+from .api import openapi_document, router
 from .cache import ResponseCache
 from .limits import Limits, RateLimit
 from .middleware import LanguagePrefix, SecurityHeaders
-from .views.base import DataCache
+from .pages import error_handlers, routes
+from .views.base import Ctx
+from .views.topics import build_topics
+from .views.venues import build_home
 
 log = logging.getLogger(__name__)
-STORE_FILE = "paperlist.db"
 
 
 @dataclass
@@ -42,7 +46,7 @@ class Settings:
 
     home: Path = Path("data")
     store: Store | None = None
-    searcher: Any | None = None
+    searcher: SearchBackend | None = None
     open_searcher: bool = True          # look for <home>/index when no searcher is given
     cache_seconds: int = 300            # Cache-Control max-age of pages
     # Per client address and worker: requests per second (0 = no limit), burst, and whether
@@ -50,20 +54,6 @@ class Settings:
     rate_limit: RateLimit = field(default_factory=lambda: RateLimit(rate=10.0, burst=120))
     search_cache: int = 2048            # search API responses kept per worker (0 = no cache)
     warm_pages: bool = True             # compute the home and topics pages' figures at start
-
-
-def open_searcher(home: Path) -> Any | None:
-    """The search engine over <home>/index, or None (the site works without it; /search says so)."""
-    try:
-        from .. import search
-        searcher_cls = getattr(search, "Searcher", None)
-        if searcher_cls is None:
-            return None
-        opener = getattr(searcher_cls, "open", None)
-        return opener(home) if opener else searcher_cls(home)
-    except Exception as e:  # noqa: BLE001 - a missing or broken index must not take the site down
-        log.warning("search unavailable: %s", e)
-        return None
 
 
 API_DESCRIPTION = """The paperlist library as JSON: search (the site's query language, facets, highlights),
@@ -74,10 +64,10 @@ Errors are RFC 9457 problem details (`application/problem+json`). Aliases (a DOI
 `nips` as a venue) answer 301 to the canonical address. Read-only: GET and HEAD only."""
 
 
-def _warm_semantic(searcher: Any | None) -> None:
+def _warm_semantic(searcher: SearchBackend | None) -> None:
     """Load the paper vectors and the query model in the background when vectors exist, so the
     first search by meaning does not wait for torch (seconds)."""
-    sem = getattr(searcher, "semantic", None)
+    sem = searcher.semantic if searcher is not None else None
     if sem is None or sem.unavailable() is not None:
         return
 
@@ -90,16 +80,13 @@ def _warm_semantic(searcher: Any | None) -> None:
     threading.Thread(target=warm, name="semantic-warm", daemon=True).start()
 
 
-def _warm_pages(store: Store, cache: DataCache) -> None:
+def _warm_pages(home: Home) -> None:
     """Compute the corpus-wide figures of the home and topics pages in the background, so that the
     first visitor after a start does not wait for them (1-3 s of SQL on the full corpus)."""
-    from .views.base import Ctx
-    from .views.topics import build_topics
-    from .views.venues import build_home
 
     def warm() -> None:
         try:
-            ctx = Ctx(store, "en", cache)
+            ctx = Ctx(home, "en")
             build_home(ctx)
             build_topics(ctx)
         except Exception as e:  # noqa: BLE001 - the first request computes them and says what is wrong
@@ -110,15 +97,9 @@ def _warm_pages(store: Store, cache: DataCache) -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The site and its JSON API as an ASGI app."""
-    from . import problems
-    from .api import openapi_document, router
-    from .pages import error_handlers, routes
-
     settings = settings or Settings()
-    store = settings.store or Store(Path(settings.home) / STORE_FILE, readonly=True)
-    searcher = settings.searcher
-    if searcher is None and settings.open_searcher:
-        searcher = open_searcher(Path(settings.home))
+    home = Home(settings.home, store=settings.store, searcher=settings.searcher, find_searcher=settings.open_searcher)
+    _ = home.store                     # a missing or unreadable store fails here, not on the first request
     for lang in i18n.LANGS:            # compile the catalogs now, not on the first request
         i18n.translations(lang)
     handlers: dict[Any, Any] = {**error_handlers(), **problems.VALIDATION_HANDLERS}
@@ -134,13 +115,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     app.router.redirect_slashes = False
     app.state.settings = settings
-    app.state.store = store
-    app.state.searcher = searcher
-    _warm_semantic(searcher)
-    app.state.searcher_tried = time.monotonic()
-    app.state.cache = DataCache(store)
+    app.state.home = home
+    _warm_semantic(home.searcher)
     if settings.warm_pages:
-        _warm_pages(store, app.state.cache)
+        _warm_pages(home)
     app.state.search_cache = ResponseCache(max_entries=settings.search_cache)
     return app
 

@@ -3,7 +3,8 @@ for translation; templates translate them with ``_(label)``."""
 
 from __future__ import annotations
 
-from .i18n import N_
+from ..service.errors import N_
+from ..service.papers import LINK_LABELS
 
 STATUS = {
     "oral": N_("Oral"),
@@ -17,22 +18,7 @@ STATUS = {
     "unknown": N_("Status unknown"),
 }
 
-LINK = {
-    "pdf": N_("PDF"),
-    "site": N_("Paper page"),
-    "openreview": N_("OpenReview"),
-    "oa": N_("Open access"),
-    "proceedings": N_("Proceedings"),
-    "arxiv": N_("arXiv"),
-    "doi": N_("DOI"),
-    "code": N_("Code"),
-    "project": N_("Project page"),
-    "supplementary": N_("Supplementary"),
-    "video": N_("Video"),
-    "slides": N_("Slides"),
-    "poster": N_("Poster"),
-    "reviews": N_("Reviews"),
-}
+LINK = LINK_LABELS           # the link kinds (their names live with the paper resource)
 
 KIND = {
     "conference": N_("Conferences"),

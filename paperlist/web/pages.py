@@ -1,14 +1,12 @@
 """Routes: each parses the request, calls one builder (views/), and renders its dict as the page or
 its JSON twin. Errors and redirects raised by builders become friendly pages in the request's
-language. Handlers are ``async`` and call the store directly: every query is a few milliseconds,
-and one SQLite connection per worker beats a thread hop per request."""
+language. Handlers are ``async`` and call the service directly: every query is a few milliseconds, and one
+SQLite connection per worker beats a thread hop per request."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -16,14 +14,15 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from ..service import Ambiguous, BadRequest, Moved, ServiceError
+from ..service.errors import N_
+from ..service.papers import bibtex_entry, summaries
 from . import i18n
-from .app import open_searcher
 from .problems import http_problem, is_api_path
-from .i18n import N_
 from .render import STATIC_FILES, cached_response, render, static_version
-from .views.base import BadRequest, Ctx, PageError, Redirect, card
-from .views.papers import Ambiguous, build_author, build_bibtex, build_paper
 from .views.apidocs import build_api_docs
+from .views.base import Ctx, card
+from .views.papers import build_author, build_paper
 from .views.search import build_search
 from .views.topics import build_topic, build_topics, build_venue_year_topics
 from .views.venues import build_conferences, build_coverage, build_home, build_venue, build_venue_year
@@ -32,20 +31,8 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 def ctx(request: Request) -> Ctx:
-    st = request.app.state
-    return Ctx(store=st.store, lang=request.state.lang, cache=st.cache, searcher=searcher(request))
-
-
-def searcher(request: Request) -> Any | None:
-    """The search engine; when there was no index at start, look again (at most every 10 s), so an
-    index built while the site runs is picked up without a restart."""
-    st = request.app.state
-    if st.searcher is None and st.settings.open_searcher and st.settings.searcher is None:
-        now = time.monotonic()
-        if now - st.searcher_tried > 10:
-            st.searcher_tried = now
-            st.searcher = open_searcher(Path(st.settings.home))
-    return st.searcher
+    """The page's context: the app's home and the request's language."""
+    return Ctx(home=request.app.state.home, lang=request.state.lang)
 
 
 def _max_age(request: Request) -> int:
@@ -57,15 +44,15 @@ def page(template: str, build: Callable[[Request], dict[str, Any]]) -> Handler:
     async def handler(request: Request) -> Response:
         try:
             data = build(request)
-        except Redirect as r:
+        except Moved as r:
             return redirect(request, r)
-        except PageError as e:
+        except ServiceError as e:
             return error_page(request, e)
         return render(request, template, data, max_age=_max_age(request))
     return handler
 
 
-def redirect(request: Request, r: Redirect) -> Response:
+def redirect(request: Request, r: Moved) -> Response:
     """The redirect, in the request's language, keeping its query (filters survive an alias)."""
     location = i18n.prefix(request.state.lang) + r.location
     if "?" not in location and request.url.query:
@@ -73,11 +60,11 @@ def redirect(request: Request, r: Redirect) -> Response:
     return RedirectResponse(location, status_code=301 if r.permanent else 302)
 
 
-def error_page(request: Request, e: PageError) -> Response:
+def error_page(request: Request, e: ServiceError) -> Response:
     data = {"page": "error", "status": e.status, "message": e.message, "detail": e.detail,
             "ids": getattr(e, "ids", [])}
     if isinstance(e, Ambiguous):
-        data["papers"] = [card(c) for c in request.app.state.store.cards(e.ids[:50])]
+        data["papers"] = [card(c) for c in summaries(request.app.state.home, e.ids[:50])]
     return render(request, "error.html", data, status=e.status)
 
 
@@ -103,10 +90,10 @@ async def paper_or_bib(request: Request) -> Response:
     ref = request.path_params["ref"]
     if ref.endswith(".bib"):
         try:
-            text = build_bibtex(ctx(request), ref[:-4])
-        except Redirect as r:
+            text = bibtex_entry(request.app.state.home, ref[:-4])
+        except Moved as r:
             return RedirectResponse(i18n.prefix(request.state.lang) + r.location + ".bib", status_code=301)
-        except PageError as e:
+        except ServiceError as e:
             return error_page(request, e)
         resp = cached_response(request, text.encode(), "application/x-bibtex; charset=utf-8", max_age=_max_age(request))
         resp.headers["content-disposition"] = f'inline; filename="{ref}"'
@@ -117,12 +104,12 @@ async def paper_or_bib(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
-    st = request.app.state
+    home = request.app.state.home
     try:
-        st.store.check()
+        home.store.check()
     except Exception as e:  # noqa: BLE001 - a health check reports, it does not raise
         return PlainTextResponse(f"store error: {e}", status_code=503, headers={"cache-control": "no-store"})
-    body = f"ok\nsearch: {'ready' if st.searcher is not None else 'no index'}\n"
+    body = f"ok\nsearch: {'ready' if home.searcher is not None else 'no index'}\n"
     return PlainTextResponse(body, headers={"cache-control": "no-store"})
 
 
@@ -184,11 +171,11 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     if not hasattr(request.state, "lang"):
         request.state.lang, request.state.route_path = i18n.split_lang(request.url.path)
     if status == 404:
-        e: PageError = PageError(N_("There is no page at this address."), request.state.route_path[:120])
+        e: ServiceError = ServiceError(N_("There is no page at this address."), request.state.route_path[:120])
     elif status == 400:
         e = BadRequest(N_("A parameter has a value this page does not understand."))
     else:
-        e = PageError(N_("Something went wrong on our side. Please try again."))
+        e = ServiceError(N_("Something went wrong on our side. Please try again."))
     e.status = status
     return error_page(request, e)
 

@@ -1,8 +1,8 @@
 """API errors as RFC 9457 problem details (``application/problem+json``).
 
 Every error the API answers has a ``type`` (a link to its explanation on the /api page), a fixed
-``title``, the ``status`` and a ``detail`` that says what to change. The builders' errors
-(NotFound, BadRequest, Redirect …) and FastAPI's parameter validation errors are turned into these
+``title``, the ``status`` and a ``detail`` that says what to change. The service's errors
+(NotFound, BadRequest, Moved …) and FastAPI's parameter validation errors are turned into these
 by the app's exception handlers, so routes never format an error themselves.
 """
 
@@ -16,8 +16,9 @@ from fastapi.exceptions import RequestValidationError
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from ..service import Moved, ServiceError
+from ..service.paths import API_ROOT
 from .i18n import split_lang
-from .views.base import API_ROOT, PageError, Redirect
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 DOCS_PATH = "/api"
@@ -82,9 +83,9 @@ async def validation_error(request: Request, exc: Exception) -> Response:
     return problem("invalid-parameter", detail, instance=request.url.path, errors=errors)
 
 
-async def page_error(request: Request, exc: Exception) -> Response:
-    """A builder's error in an API route: 404, 422 (a page says 400), 503, or 300 with candidates."""
-    assert isinstance(exc, PageError)
+async def service_error(request: Request, exc: Exception) -> Response:
+    """A service error in an API route: 404, 422 (a page says 400), 503, or 300 with candidates."""
+    assert isinstance(exc, ServiceError)
     detail = exc.message + (f" ({exc.detail})" if exc.detail else "")
     status = 422 if exc.status == 400 else exc.status
     ids = getattr(exc, "ids", None)
@@ -94,8 +95,8 @@ async def page_error(request: Request, exc: Exception) -> Response:
 
 
 async def redirect(request: Request, exc: Exception) -> Response:
-    """A builder's redirect (an alias, another spelling) to the same resource's API address."""
-    assert isinstance(exc, Redirect)
+    """A resource that moved (an alias, another spelling) to the same resource's API address."""
+    assert isinstance(exc, Moved)
     location = API_ROOT + exc.location
     if "?" not in location and request.url.query:
         location += "?" + request.url.query
@@ -113,4 +114,4 @@ def http_problem(request: Request, status: int, headers: Mapping[str, str] | Non
     return problem(kind, detail, status=status, instance=request.url.path, headers=headers)
 
 
-VALIDATION_HANDLERS = {RequestValidationError: validation_error, PageError: page_error, Redirect: redirect}
+VALIDATION_HANDLERS = {RequestValidationError: validation_error, ServiceError: service_error, Moved: redirect}

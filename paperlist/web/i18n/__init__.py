@@ -20,17 +20,16 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_compact_decimal, format_decimal, format_percent
 from babel.support import Translations
 
+from ...service.errors import N_
+
+__all__ = ["N_"]          # marks strings for extraction (defined with the service's messages)
+
 LANGS = ("zh", "en")
 DEFAULT_LANG = "zh"
 CATALOG_DIR = Path(__file__).parent
 # The BCP 47 tag for <html lang> and the Babel locale for numbers and dates.
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
 _BABEL_LOCALE = {"zh": "zh_Hans_CN", "en": "en"}
-
-
-def N_(message: str) -> str:
-    """Marks a string for extraction; it is translated where it is shown."""
-    return message
 
 
 def po_path(lang: str) -> Path:

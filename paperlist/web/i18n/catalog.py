@@ -1,7 +1,8 @@
 """Extracting UI strings and keeping the catalogs in step with the code.
 
 ``python -m paperlist.web.i18n`` extracts every string marked in the templates (``{{ _("…") }}``,
-``{% trans %}``) and in paperlist/web's Python (``_()``, ``N_()``, ``ngettext()``), merges them into
+``{% trans %}``) and in the Python of paperlist/web and paperlist/service (``_()``, ``N_()``,
+``ngettext()``: the service's error messages are shown on pages), merges them into
 each language's .po (new English entries get their msgid as translation; new Chinese ones are left
 empty and reported), and prints what still needs a translation. Tests call ``untranslated()``.
 """
@@ -17,6 +18,7 @@ from babel.messages.pofile import read_po, write_po
 from . import LANGS, po_path
 
 WEB_DIR = Path(__file__).resolve().parent.parent
+SERVICE_DIR = WEB_DIR.parent / "service"
 _METHODS = [("templates/**.html", "jinja2"), ("**.py", "python")]
 _OPTIONS = {"templates/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
 _KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None}
@@ -25,9 +27,10 @@ _KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None}
 def extract() -> Catalog:
     """Every UI string in paperlist/web, as a template catalog."""
     cat = Catalog(project="paperlist", charset="utf-8")
-    for filename, lineno, message, comments, context in extract_from_dir(
-            WEB_DIR, _METHODS, _OPTIONS, _KEYWORDS, strip_comment_tags=True):
-        cat.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for root, prefix in ((WEB_DIR, ""), (SERVICE_DIR, "../service/")):
+        for filename, lineno, message, comments, context in extract_from_dir(
+                root, _METHODS, _OPTIONS, _KEYWORDS, strip_comment_tags=True):
+            cat.add(message, None, [(prefix + filename, lineno)], auto_comments=comments, context=context)
     return cat
 
 

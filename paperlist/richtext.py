@@ -22,7 +22,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from ..text import latex_accents, latex_symbol
+from .text import latex_accents, latex_symbol
 
 _OPEN, _CLOSE = "\ue100", "\ue101"          # slot markers (private use; stripped from input)
 _SLOT = re.compile(_OPEN + r"(\d+)" + _CLOSE)

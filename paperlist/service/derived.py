@@ -1,0 +1,69 @@
+"""What the library derives from the papers, kept in step with them: topics, then the search index
+that carries them. The rule belongs here, not in the CLI, so that every caller of ``ingest`` (a
+Python program too) gets current topics and a current index:
+
+    from paperlist.service import Home, ingest
+    report = ingest(Home("data"), ["../shared/data"])
+
+Both steps are skipped when current (the topics and the index know what they were built from) and
+converge when rerun after an interruption.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..index import fulltext
+from ..index.fulltext import BuildReport
+from ..ingest import IngestReport, Progress
+from ..ingest import ingest as ingest_files
+from ..store import Store
+from ..topics.build import AssignReport, assign_topics
+from ..topics.build import is_current as topics_current
+from .home import Home
+
+# Progress of a derived step: (phase, done, total), phase "topics" (0/0 when it starts) or "index".
+StepProgress = Callable[[str, int, int], None]
+
+
+@dataclass(slots=True)
+class DerivedReport:
+    topics: AssignReport
+    index: BuildReport
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"topics": self.topics.to_dict(), "index": self.index.to_dict()}
+
+
+def refresh(home: Home, store: Store, force: bool = False, progress: StepProgress | None = None) -> DerivedReport:
+    """Topics, then the search index that carries them (each skipped when current and not
+    ``force``): what ingest and embed run after changing what topics depend on."""
+    if progress:
+        progress("topics", 0, 0)
+    topics = assign_topics(store, home.path, force=force)
+    index = fulltext.build(store, home.path, force=force,
+                           progress=(lambda n, total: progress("index", n, total)) if progress else None)
+    return DerivedReport(topics, index)
+
+
+def stale(home: Home, store: Store) -> bool:
+    """True when the topics or the index do not match the papers (or there is no usable index)."""
+    return fulltext.needs_build(home.path) or not topics_current(store, home.path) \
+        or not fulltext.is_current(store, home.path)
+
+
+def ingest(home: Home, targets: list[str], fmt: str | None = None, force: bool = False,
+           progress: Progress | None = None, jobs: int | None = None, derive: bool = True,
+           step_progress: StepProgress | None = None) -> tuple[IngestReport, DerivedReport | None]:
+    """Ingest files, folders or URLs into the home's store, then (with ``derive``) bring the
+    topics and the index up to date when the papers changed or they are stale."""
+    store = home.writable_store()
+    rep = ingest_files(store, targets, fmt=fmt, force=force, progress=progress, jobs=jobs)
+    p = rep.papers
+    changed = p.new + p.updated + p.removed > 0
+    derived = None
+    if derive and (changed or stale(home, store)):
+        derived = refresh(home, store, force=changed, progress=step_progress)
+    return rep, derived

@@ -1,0 +1,59 @@
+"""What a service call raises when it cannot answer: the resource is missing, the request is
+malformed, search is not available yet, the address is an alias (``Moved``), or an external id
+names several papers (``Ambiguous``).
+
+Messages are short English sentences marked with ``N_`` for the site's catalogs (the site shows
+them translated, the API and MCP as they are); ``detail`` says which value was wrong.
+"""
+
+from __future__ import annotations
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction into the site's catalogs; it is translated where shown."""
+    return message
+
+
+class ServiceError(Exception):
+    """A request the service cannot answer: its status (as HTTP says it), a message, a detail."""
+
+    status = 500
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.detail = detail
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class BadRequest(ServiceError):
+    status = 400
+
+
+class Unavailable(ServiceError):
+    """Search asked of a home whose index has not been built yet."""
+
+    status = 503
+
+
+class Ambiguous(NotFound):
+    """An external id shared by several papers (``ids``)."""
+
+    status = 300
+
+    def __init__(self, ids: list[str]) -> None:
+        super().__init__(N_("This id belongs to several papers."), ", ".join(ids[:20]))
+        self.ids = ids
+
+
+class Moved(Exception):
+    """The resource lives at another, language-neutral path (an alias, another spelling, a
+    retired or external id): permanent unless said otherwise."""
+
+    def __init__(self, location: str, permanent: bool = True) -> None:
+        super().__init__(location)
+        self.location = location
+        self.permanent = permanent

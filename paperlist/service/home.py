@@ -1,0 +1,127 @@
+"""A paperlist home: the data directory every interface serves (``--home``, ``$PAPERLIST_HOME``).
+
+``Home`` knows where the store file and the indexes are, opens the store (read-only when serving)
+and the searcher (when an index exists; looked for again at most every ``SEARCHER_RETRY``
+seconds, so an index built while the site runs is picked up), and keeps the figures derived from
+the whole store (``DataCache``) until the store's files change. The site, the API, MCP and the CLI
+each make one and hand it to the service functions.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..search import NoIndex, Searcher
+from ..search.backend import SearchBackend
+from ..store import STORE_FILE, Store
+
+log = logging.getLogger(__name__)
+SEARCHER_RETRY = 10.0        # seconds between looks for an index that was missing
+
+
+def open_searcher(home: Path) -> SearchBackend | None:
+    """The search engine over ``home``'s index, or None when there is none (or it cannot be read:
+    a missing or broken index must not take the site down)."""
+    try:
+        return Searcher.open(home)
+    except NoIndex:
+        return None
+    except Exception as e:  # noqa: BLE001 - logged; the site serves without search
+        log.warning("search unavailable: %s", e)
+        return None
+
+
+class DataCache:
+    """Values derived from the whole store (corpus figures, venue lists), recomputed only when the
+    store's files change; the change check runs at most once a second."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._stamp = store.data_stamp()
+        self._checked = time.monotonic()
+        self._values: dict[Any, Any] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def stamp(self) -> str:
+        now = time.monotonic()
+        if now - self._checked > 1.0:
+            self._checked = now
+            stamp = self.store.data_stamp()
+            if stamp != self._stamp:
+                with self._lock:
+                    self._stamp = stamp
+                    self._values.clear()
+        return self._stamp
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._values
+
+    def get(self, key: Any, compute: Callable[[], Any]) -> Any:
+        _ = self.stamp
+        try:
+            return self._values[key]
+        except KeyError:
+            value = self._values[key] = compute()
+            return value
+
+
+class Home:
+    """One data directory: its store, its searcher, its cached figures.
+
+    ``store`` and ``searcher`` may be given (tests, benchmarks); otherwise the store is opened
+    read-only on first use and the searcher looked for when ``find_searcher`` is true."""
+
+    def __init__(self, path: str | Path, store: Store | None = None, searcher: SearchBackend | None = None,
+                 find_searcher: bool = True) -> None:
+        self.path = Path(path)
+        self._store = store
+        self._searcher = searcher
+        self._find = find_searcher and searcher is None
+        self._tried = 0.0
+        self._cache: DataCache | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_env(cls) -> Home:
+        return cls(os.environ.get("PAPERLIST_HOME") or "data")
+
+    @property
+    def store_path(self) -> Path:
+        return self.path / STORE_FILE
+
+    @property
+    def store(self) -> Store:
+        """The store, read-only (opened on first use)."""
+        if self._store is None:
+            with self._lock:
+                if self._store is None:
+                    self._store = Store(self.store_path, readonly=True)
+        return self._store
+
+    def writable_store(self) -> Store:
+        """The store opened for writing (created or migrated): what ingest and embed write to."""
+        return Store(self.store_path)
+
+    @property
+    def searcher(self) -> SearchBackend | None:
+        """The search engine, or None while this home has no index (looked for again at most every
+        ``SEARCHER_RETRY`` seconds)."""
+        if self._searcher is None and self._find:
+            now = time.monotonic()
+            if now - self._tried > SEARCHER_RETRY or self._tried == 0.0:
+                self._tried = now
+                self._searcher = open_searcher(self.path)
+        return self._searcher
+
+    @property
+    def cache(self) -> DataCache:
+        if self._cache is None:
+            self._cache = DataCache(self.store)
+        return self._cache

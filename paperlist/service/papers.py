@@ -1,0 +1,181 @@
+"""Papers and authors: one paper by any of its ids, its plain fields, its renderings and related
+papers; an author's papers, venues and co-authors; papers similar to one; a paper in a list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+from urllib.parse import quote
+
+from .. import venues as venue_registry
+from ..citation import bibtex
+from ..models import LINK_KINDS, Paper
+from ..richtext import render_block, render_inline
+from ..search.similar import similar_papers
+from ..topics import taxonomy
+from .errors import N_, Ambiguous, Moved, NotFound
+from .home import Home
+from .paths import author_path, format_links, paper_path, topic_path, venue_path
+from .types import (AuthorDetail, ExternalId, Link, PaperDetail, PaperFields, PaperSummary, SimilarPaper,
+                    SimilarPapers, TopicRef)
+
+_HTTP = re.compile(r"^https?://[^\s<>\"'`\\]+$", re.IGNORECASE)
+# External ids and where they lead.
+_ID_URLS = {
+    "doi": ("DOI", "https://doi.org/{}"),
+    "arxiv": ("arXiv", "https://arxiv.org/abs/{}"),
+    "openreview": ("OpenReview", "https://openreview.net/forum?id={}"),
+    "acl": ("ACL Anthology", "https://aclanthology.org/{}"),
+}
+# What each link kind is called (the site translates these).
+LINK_LABELS = {
+    "pdf": N_("PDF"), "site": N_("Paper page"), "openreview": N_("OpenReview"), "oa": N_("Open access"),
+    "proceedings": N_("Proceedings"), "arxiv": N_("arXiv"), "doi": N_("DOI"), "code": N_("Code"),
+    "project": N_("Project page"), "supplementary": N_("Supplementary"), "video": N_("Video"), "slides": N_("Slides"),
+    "poster": N_("Poster"), "reviews": N_("Reviews"),
+}
+ABSTRACT_HEAD = 420          # characters of the abstract a list shows (store cards cut it in SQL)
+
+
+def find_paper(home: Home, ref: str) -> Paper:
+    """The paper for an id. A retired id, an external id (DOI, arXiv …) or another case moves to
+    the current id; an id several papers share is ``Ambiguous``; nothing is ``NotFound``."""
+    store = home.store
+    paper = store.get_paper(ref)
+    if paper is not None:
+        return paper
+    hits = store.resolve_id(ref) or (store.resolve_id(ref.lower()) if ref != ref.lower() else [])
+    if len(hits) == 1:
+        raise Moved(paper_path(hits[0]))
+    if hits:
+        raise Ambiguous(hits)
+    raise NotFound(N_("There is no paper with this id."), ref[:120])
+
+
+def summary(c: dict[str, Any]) -> PaperSummary:
+    """A store card (``store.cards``: what a list reads) as a paper in a list."""
+    abstract = (c.get("abstract_head") or "").strip()
+    return {"id": c["id"], "href": paper_path(c["id"]), "title": c["title"],
+            "title_plain": c.get("title_plain") or c["title"],
+            "authors": [{"name": a["name"], "key": a["key"]} for a in c["authors"]],
+            "venue": c["venue"], "venue_short": venue_registry.get(c["venue"]).short, "year": c["year"],
+            "status": c.get("status"), "accepted": bool(c.get("accepted", True)), "track": c.get("track"),
+            "award": c.get("award"), "citations": c.get("citations"),
+            "abstract_head": abstract + ("…" if len(abstract) >= ABSTRACT_HEAD else "")}
+
+
+def summaries(home: Home, ids: list[str]) -> list[PaperSummary]:
+    return [summary(c) for c in home.store.cards(ids)]
+
+
+def _links(p: Paper) -> list[Link]:
+    order = {k: i for i, k in enumerate(LINK_KINDS)}
+    seen: set[str] = set()
+    out: list[Link] = []
+    for kind, url in sorted(p.links, key=lambda kv: (order.get(kv[0], 99), kv[1])):
+        if url in seen or not _HTTP.match(url):
+            continue
+        seen.add(url)
+        out.append({"kind": kind, "label": LINK_LABELS.get(kind, kind), "url": url})
+    return out
+
+
+def _ids(p: Paper) -> list[ExternalId]:
+    out: list[ExternalId] = []
+    for kind, value in sorted(p.ids.items()):
+        name, pattern = _ID_URLS.get(kind, (kind, ""))
+        url = pattern.format(quote(value, safe="/:.()-_~")) if pattern else ""
+        out.append({"kind": kind, "name": name, "value": value, "url": url if _HTTP.match(url) else ""})
+    return out
+
+
+def paper_fields(p: Paper) -> PaperFields:
+    """A paper's plain data: no HTML, no query. The paper resource adds its renderings to it, and
+    the JSON Lines export writes it as is (so a line there and the API's paper have the same fields)."""
+    v = venue_registry.get(p.venue)
+    cite = bibtex(p)
+    return {
+        "id": p.id, "href": paper_path(p.id), "title": p.title, "title_plain": p.title_plain,
+        "authors": [{"name": a.name, "key": a.key, "href": author_path(a.key), "affiliation": a.affiliation}
+                    for a in p.authors],
+        "venue": {"key": p.venue, "short": v.short, "name": v.name, "href": venue_path(p.venue),
+                  "year_href": venue_path(p.venue, p.year)},
+        "year": p.year, "status": p.status, "accepted": p.accepted,
+        "track": p.track if p.track and p.track != "main" else None, "award": p.award,
+        "abstract": p.abstract, "tldr": p.tldr, "summary_zh": p.summary_zh,
+        "keywords": p.keywords, "primary_area": p.primary_area, "citations": p.citations,
+        "institutions": p.institutions, "links": _links(p), "ids": _ids(p),
+        "bibtex": cite, "bibtex_from_source": bool(p.bibtex and cite == p.bibtex.strip()),
+        "bib_href": paper_path(p.id) + ".bib",
+        "sources": sorted({s.split(":", 1)[0] for s in p.sources}),
+    }
+
+
+def paper(home: Home, ref: str) -> PaperDetail:
+    """One paper: its fields, their renderings, its topics, more by its authors, similar papers."""
+    p = find_paper(home, ref)
+    more = summaries(home, home.store.same_author_ids(p.id, limit=12))
+    found, method = similar_papers(home.searcher, p, limit=10)
+    return {
+        **paper_fields(p),
+        "title_html": render_inline(p.title), "abstract_html": render_block(p.abstract),
+        "tldr_html": render_inline(p.tldr), "summary_zh_html": render_block(p.summary_zh),
+        "more_by_authors": more, "topics": paper_topics(home, p), "similar": _scored(home, found),
+        "similar_method": method,
+    }
+
+
+def _scored(home: Home, found: list[tuple[str, float]]) -> list[SimilarPaper]:
+    by_id = {s["id"]: s for s in summaries(home, [pid for pid, _ in found])}
+    return [{**by_id[pid], "score": round(score, 4)} for pid, score in found if pid in by_id]  # type: ignore[typeddict-item]
+
+
+def paper_topics(home: Home, p: Paper) -> list[TopicRef]:
+    """The paper's topics, main first, with links to the topic and to it at this conference-year."""
+    tax = taxonomy()
+    out: list[TopicRef] = []
+    for slug, score in home.store.paper_topics(p.id):
+        t = tax.get(slug)
+        if t is not None:
+            out.append({"slug": slug, "name": t.en, "zh": t.zh, "score": score, "href": topic_path(slug),
+                        "conference_href": topic_path(slug, p.venue, p.year)})
+    return out
+
+
+def bibtex_entry(home: Home, ref: str) -> str:
+    """A paper's BibTeX entry alone (the .bib download)."""
+    return bibtex(find_paper(home, ref)) + "\n"
+
+
+def similar(home: Home, ref: str, limit: int = 10) -> SimilarPapers:
+    """Papers similar to one paper: by vector when it has one, else by shared words."""
+    p = find_paper(home, ref)
+    found, method = similar_papers(home.searcher, p, limit)
+    return {"id": p.id, "href": paper_path(p.id), "method": method, "papers": _scored(home, found)}
+
+
+def author(home: Home, key: str) -> AuthorDetail:
+    """An author: every paper (newest year first), the venues they publish at, frequent co-authors."""
+    if key != key.lower():
+        raise Moved(author_path(key.lower()))
+    store = home.store
+    info = store.author(key)
+    if info is None:
+        raise NotFound(N_("There is no author with this name key."), key[:120])
+    cards = store.author_cards(key)
+    years = [c["year"] for c in cards]
+    venue_counts = Counter(c["venue"] for c in cards)
+    names = Counter(a["name"] for c in cards for a in c["authors"] if a["key"] == key)
+    return {
+        "key": key, "name": info["name"], "href": author_path(key),
+        "spellings": [n for n, _ in names.most_common() if n != info["name"]][:5],
+        "total": len(cards), "first_year": min(years) if years else None, "last_year": max(years) if years else None,
+        "venues": [{"key": k, "short": venue_registry.get(k).short, "count": n, "href": venue_path(k)}
+                   for k, n in venue_counts.most_common(12)],
+        "coauthors": [{"key": c["key"], "name": c["name"], "papers": c["papers"], "href": author_path(c["key"])}
+                      for c in store.coauthors(key)],
+        "links": format_links(author_path(key), []),
+        "papers": [summary(c) for c in cards],
+    }

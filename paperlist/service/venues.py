@@ -1,0 +1,262 @@
+"""Venues and conference-years: the venue directory, one venue's years, one conference-year's
+complete list, what the library holds of each (coverage), and the corpus figures.
+
+Language-neutral data: names are the registry's English ones (``field`` is a key the site
+translates), paths carry no language prefix. The site, the API, MCP and the CLI all read these.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import venues as venue_registry
+from ..sources import SOURCE_TITLES
+from ..store import ListFilter
+from .errors import N_, BadRequest, Moved, NotFound
+from .home import Home
+from .papers import summary
+from .paths import format_links, href, venue_feed, venue_path
+from .requests import ListRequest
+from .types import (Coverage, CoverageRow, LatestProceedings, VenueDetail, VenueList, VenueSummary, VenueYearList,
+                    VenueYearRow, YearCoverage)
+
+KIND_ORDER = ("conference", "journal", "workshop")
+FIELD_ORDER = ("ml", "cv", "nlp", "ai", "robotics", "data-mining", "web", "graphics", "multimedia", "theory",
+               "science", "health")
+
+
+# --- the corpus -----------------------------------------------------------------------------
+def venue_rows(home: Home) -> dict[str, dict[str, Any]]:
+    """Every venue with papers, keyed by venue key (``store.venue_rows``, cached)."""
+    rows: dict[str, dict[str, Any]] = home.cache.get(
+        "venue_rows", lambda: {r["key"]: r for r in home.store.venue_rows() if r["papers"]})
+    return rows
+
+
+def corpus_stats(home: Home) -> dict[str, Any]:
+    stats: dict[str, Any] = home.cache.get("stats", home.store.stats)
+    return stats
+
+
+def stats(home: Home) -> dict[str, Any]:
+    """The corpus figures and when a source file was last ingested."""
+    return corpus_stats(home) | {"last_ingest": home.cache.get("last_ingest", home.store.last_ingest)}
+
+
+def venue_summary(row: dict[str, Any]) -> VenueSummary:
+    """A venue row as a list shows it."""
+    return {"key": row["key"], "short": row["short"], "name": row["name"], "kind": row["kind"],
+            "field": row["field"], "parent": row["parent"], "aliases": row["aliases"], "papers": row["papers"],
+            "accepted": row["accepted"], "years": row["years"], "href": venue_path(row["key"])}
+
+
+def conferences(home: Home) -> VenueList:
+    """Every venue with papers: conferences first, then journals and workshops; busiest first."""
+    order = {k: i for i, k in enumerate(KIND_ORDER)}
+    rows = sorted(venue_rows(home).values(), key=lambda r: (order.get(r["kind"], 3), -r["papers"], r["key"]))
+    return {"venues": [venue_summary(r) for r in rows], "total": len(rows)}
+
+
+def by_field(home: Home, kinds: tuple[str, ...], top_level: bool) -> list[tuple[str, list[VenueSummary]]]:
+    """(field key, venues) of the venues of these kinds, fields in a fixed order, venues by paper
+    count with each sub-venue (Findings of ACL) right after its parent."""
+    groups: dict[str, list[VenueSummary]] = {}
+    for row in venue_rows(home).values():
+        if row["kind"] in kinds and not (top_level and row["parent"]):
+            groups.setdefault(row["field"], []).append(venue_summary(row))
+    order = {f: i for i, f in enumerate(FIELD_ORDER)}
+    return [(f, _parents_first(vs)) for f, vs in sorted(groups.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))]
+
+
+def _parents_first(vs: list[VenueSummary]) -> list[VenueSummary]:
+    by_key = {v["key"]: v for v in vs}
+
+    def head(v: VenueSummary) -> VenueSummary:
+        return by_key.get(v["parent"] or "", v)
+
+    return sorted(vs, key=lambda v: (-head(v)["papers"], head(v)["short"], v["key"] != head(v)["key"],
+                                     -v["papers"], v["short"]))
+
+
+def latest_proceedings(home: Home, limit: int = 16) -> list[LatestProceedings]:
+    """Each conference's newest year, the newest years first and the largest conferences first
+    within a year (this year's and last year's only)."""
+    rows = venue_rows(home)
+    latest = sorted(((y, -r["papers"], r["key"]) for r in rows.values() if r["kind"] == "conference"
+                     and not r["parent"] for y in r["years"][-1:]), key=lambda t: (-t[0], t[1], t[2]))
+    newest = latest[0][0] if latest else None
+    return [{"key": key, "short": rows[key]["short"], "year": y, "href": venue_path(key, y)}
+            for y, _, key in latest if newest is not None and y >= newest - 1][:limit]
+
+
+# --- one venue ------------------------------------------------------------------------------
+def canonical_venue(home: Home, name: str, rest: str = "") -> str:
+    """The venue key for a URL segment; aliases and other spellings move, unknown ones are 404."""
+    key = venue_registry.resolve(name) or name.lower()
+    if key not in venue_rows(home):
+        raise NotFound(N_("We have no papers from this venue."), name[:120])
+    if key != name:
+        raise Moved(venue_path(key) + rest)
+    return key
+
+
+def year_rows(home: Home, key: str) -> list[dict[str, Any]]:
+    """``store.venue_year_counts`` of a venue (cached)."""
+    rows: list[dict[str, Any]] = home.cache.get(("venue_years", key), lambda: home.store.venue_year_counts(key))
+    return rows
+
+
+def venue(home: Home, name: str) -> VenueDetail:
+    """A venue: its years with paper, status and coverage counts (newest first), related venues."""
+    key = canonical_venue(home, name)
+    v = venue_registry.get(key)
+    rows = venue_rows(home)
+    years: list[VenueYearRow] = [
+        {"year": r["year"], "href": venue_path(key, r["year"]), "total": r["total"], "accepted": r["accepted"],
+         "oral": r["statuses"].get("oral", 0),
+         "spotlight": r["statuses"].get("spotlight", 0) + r["statuses"].get("highlight", 0),
+         "poster": r["statuses"].get("poster", 0),
+         "rejected": sum(r["statuses"].get(s, 0) for s in ("rejected", "withdrawn", "desk-rejected")),
+         "with_abstract": r["with_abstract"], "with_authors": r["with_authors"], "updated": r["updated"]}
+        for r in reversed(year_rows(home, key))]
+    related = [venue_summary(rows[k]) for k in venue_registry.children(key) if k in rows]
+    if v.parent and v.parent in rows:
+        related.insert(0, venue_summary(rows[v.parent]))
+    return {"venue": {"key": key, "short": v.short, "name": v.name, "kind": v.kind, "field": v.field,
+                      "field_name": venue_registry.FIELDS.get(v.field, (v.field,))[0], "href": venue_path(key),
+                      "papers": rows[key]["papers"], "accepted": rows[key]["accepted"]},
+            "years": years, "related": related,
+            "totals": {k: sum(y[k] for y in years) for k in ("oral", "spotlight", "poster", "rejected")},  # type: ignore[literal-required]
+            "links": format_links(venue_path(key), [], exports=False, atom=venue_feed(key))}
+
+
+# --- one conference-year ----------------------------------------------------------------------
+def venue_year(home: Home, name: str, year_s: str, rest: str = "") -> tuple[str, int, dict[str, Any]]:
+    """(venue key, year, venue row) of a conference-year: unknown venues and years are 404s,
+    aliases move (to the same resource: ``rest`` is the path after the year)."""
+    if not year_s.isdigit() or len(year_s) != 4:
+        raise NotFound(N_("There is no such year."), year_s[:20])
+    year = int(year_s)
+    key = canonical_venue(home, name, f"/{year}{rest}")
+    row = venue_rows(home)[key]
+    if year not in row["years"]:
+        raise NotFound(N_("We have no papers from this venue in this year."), f"{row['short']} {year}")
+    return key, year, row
+
+
+def _filter(lr: ListRequest) -> ListFilter:
+    return ListFilter(statuses=lr.statuses, track=lr.track, words=lr.words)
+
+
+def list_params(lr: ListRequest) -> list[tuple[str, Any]]:
+    """A list's filters as URL parameters (its exports hold the whole filtered list)."""
+    return [("q", lr.q)] + [("status", s) for s in lr.statuses] + [("track", lr.track)]
+
+
+def list_ids(home: Home, name: str, year_s: str, lr: ListRequest, limit: int) -> tuple[str, int, list[str]]:
+    """(venue key, year, ids) of a conference-year's (filtered) list in its order, at most ``limit``."""
+    key, year, _ = venue_year(home, name, year_s)
+    return key, year, [r["id"] for r in home.store.list_papers(key, year, _filter(lr), limit=limit)[1]]
+
+
+def year_coverage(home: Home, key: str, year: int) -> YearCoverage:
+    """What the library holds of a conference-year: how many papers have an abstract and authors,
+    and which sources gave them, when each was last ingested."""
+    row = next((r for r in year_rows(home, key) if r["year"] == year), None) or {}
+    files = home.cache.get(("year_sources", key, year), lambda: home.store.venue_year_sources(key, year))
+    by_source: dict[str, dict[str, Any]] = {}
+    for f in files:
+        s = by_source.setdefault(f["source"], {"source": f["source"], "name": SOURCE_TITLES.get(f["source"], f["source"]),
+                                               "papers": 0, "updated": f["ingested_at"]})
+        s["papers"] = max(s["papers"], f["papers"])
+        s["updated"] = max(s["updated"], f["ingested_at"])
+    return {"papers": row.get("total", 0), "with_abstract": row.get("with_abstract", 0),
+            "with_authors": row.get("with_authors", 0), "updated": row.get("updated"),
+            "sources": sorted(by_source.values(), key=lambda s: -s["papers"])}  # type: ignore[misc]
+
+
+def per_page_value(lr: ListRequest) -> str:
+    """``per_page`` as the list's URLs write it ("100", "250" …, "all")."""
+    return "all" if lr.per_page is None else str(lr.per_page)
+
+
+def list_href(key: str, year: int, lr: ListRequest, **change: Any) -> str:
+    """The address of a conference-year's list with some of its parameters changed (``status``,
+    ``track``, ``q``, ``per_page``, ``page``; None drops one)."""
+    per_raw = per_page_value(lr)
+    state: dict[str, Any] = {"q": lr.q, "status": lr.statuses, "track": lr.track,
+                             "per_page": per_raw if per_raw != "100" else None}
+    state.update(change)
+    return href(venue_path(key, year), [("q", state["q"])] + [("status", s) for s in state["status"] or []]
+                + [("track", state["track"]), ("per_page", state["per_page"]), ("page", state.get("page"))])
+
+
+def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> VenueYearList:
+    """One page of a conference-year's complete list (best status first, then by title), with its
+    filters, the counts of each status and track, and its coverage."""
+    key, year, row = venue_year(home, name, year_s)
+    flt = _filter(lr)
+    per_page = lr.per_page
+    total, cards = home.store.list_papers(key, year, flt, offset=(lr.page - 1) * (per_page or 0), limit=per_page)
+    pages = 1 if per_page is None else max(1, -(-total // per_page))
+    if lr.page > pages:
+        raise BadRequest(N_("This page number is past the last page."), f"page={lr.page} (1–{pages})")
+    facets = home.store.list_facets(key, year)
+    base = venue_path(key, year)
+    per_raw = per_page_value(lr)
+
+    def link(**change: Any) -> str:
+        return list_href(key, year, lr, **change)
+
+    status_counts = [{"value": s or "unknown", "count": n, "active": (s or "unknown") in lr.statuses,
+                      "href": link(status=[x for x in lr.statuses if x != (s or "unknown")]
+                                   if (s or "unknown") in lr.statuses else lr.statuses + [s or "unknown"])}
+                     for s, n in facets["status"].items()]
+    track_counts = [{"value": t, "count": n, "active": t == lr.track, "href": link(track=None if t == lr.track else t)}
+                    for t, n in facets["track"].items() if t]
+    years = sorted(row["years"])
+    i = years.index(year)
+    return {
+        "venue": {"key": key, "short": row["short"], "name": row["name"], "href": venue_path(key)},
+        "year": year, "total": total, "year_total": sum(facets["status"].values()),
+        "papers": [summary(c) for c in cards],
+        "filters": {"q": lr.q, "status": lr.statuses, "track": lr.track, "per_page": per_raw},
+        "status_counts": status_counts,       # type: ignore[typeddict-item]
+        "track_counts": track_counts if len(track_counts) > 1 or lr.track else [],       # type: ignore[typeddict-item]
+        "pagination": {"page": lr.page, "pages": pages, "per_page": per_page,
+                       "prev": link(page=lr.page - 1 if lr.page > 2 else None) if lr.page > 1 else None,
+                       "next": link(page=lr.page + 1) if lr.page < pages else None,
+                       "first_index": (lr.page - 1) * (per_page or 0) + 1},
+        "coverage": year_coverage(home, key, year),
+        "prev_year": years[i - 1] if i > 0 else None, "next_year": years[i + 1] if i + 1 < len(years) else None,
+        "links": format_links(base, list_params(lr), [("per_page", per_raw if per_raw != "100" else None),
+                                                      ("page", lr.page if lr.page != 1 else None)],
+                              atom=venue_feed(key)),
+    }
+
+
+# --- coverage -------------------------------------------------------------------------------
+def coverage(home: Home, venue_name: str | None = None) -> Coverage:
+    """Per venue and year: papers, accepted, with abstract and authors, and the source files behind
+    them (every venue-year, or one venue's)."""
+    key = None
+    if venue_name:
+        key = venue_registry.resolve(venue_name) or venue_name.lower()
+        if key not in venue_rows(home):
+            raise NotFound(N_("We have no papers from this venue."), venue_name[:120])
+    rows: list[CoverageRow] = home.cache.get(("coverage", key), lambda: home.store.coverage(key))
+    return {"rows": rows, "total": len(rows)}
+
+
+def coverage_table(home: Home) -> list[dict[str, Any]]:
+    """Every venue-year, newest years first, then the largest: its papers, how many have an
+    abstract and authors, when its sources were last ingested, which they are ("titles only" at a
+    glance)."""
+    rows = venue_rows(home)
+    out = [{"venue": r["venue"], "short": rows[r["venue"]]["short"] if r["venue"] in rows else r["venue"],
+            "kind": rows[r["venue"]]["kind"] if r["venue"] in rows else "conference", "year": r["year"], "href": venue_path(r["venue"], r["year"]), "papers": r["papers"],
+            "with_abstract": r["with_abstract"], "with_authors": r["with_authors"], "updated": r["updated"],
+            "sources": sorted({SOURCE_TITLES.get(s["source"], s["source"]) for s in r["sources"]})}
+           for r in coverage(home)["rows"]]
+    out.sort(key=lambda r: (-r["year"], -r["papers"], r["venue"]))
+    return out
