@@ -70,7 +70,8 @@ def citation_key(p: Paper) -> str:
     if p.authors:
         name = p.authors[0].name
         last = name.split(",")[0] if "," in name else name.split()[-1] if name.split() else ""
-    word = next((w for w in re.findall(r"[A-Za-z0-9]+", fold(p.title_plain)) if len(w) > 2 and w.lower() not in _STOP), "paper")
+    word = next((w for w in re.findall(r"[A-Za-z0-9]+", fold(p.title_plain))
+                 if len(w) > 2 and w.lower() not in _STOP), "paper")
     key = re.sub(r"[^a-z0-9]", "", fold(last).lower()) + str(p.year) + word.lower()
     return key or f"paper{p.year}"
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,8 +40,8 @@ MEDIA_TYPES = {
     "atom": "application/atom+xml; charset=utf-8",
 }
 EXTENSIONS = {"bib": "bib", "csv": "csv", "jsonl": "jsonl", "atom": "atom"}
-CSV_COLUMNS = ("id", "title", "authors", "venue", "venue_name", "year", "status", "accepted", "track", "award",
-               "abstract", "keywords", "doi", "arxiv", "openreview", "pdf", "url", "citations")
+CSV_COLUMNS = ("id", "title", "authors", "venue", "venue_name", "year", "status", "accepted", "track",
+               "award", "abstract", "keywords", "doi", "arxiv", "openreview", "pdf", "url", "citations")
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -62,7 +62,7 @@ def read_papers(store: Store, ids: Iterable[str]) -> Iterator[list[Paper]]:
         yield store.get_papers(chunk)
 
 
-def export(store: Store, ids: Iterable[str], fmt: str, record: Callable[[Paper], dict[str, Any]],
+def export(store: Store, ids: Iterable[str], fmt: str, record: Callable[[Paper], Mapping[str, Any]],
            paper_url: Callable[[str], str]) -> Iterator[str]:
     """The export of these papers (at most MAX_ROWS) as text chunks. ``record`` makes a JSON Lines
     record of a paper; ``paper_url`` its page's address (CSV's url column)."""
@@ -78,7 +78,8 @@ def export(store: Store, ids: Iterable[str], fmt: str, record: Callable[[Paper],
         elif fmt == "csv":
             yield "".join(csv_line(csv_row(p, paper_url)) for p in papers)
         else:
-            yield "".join(orjson.dumps(record(p), option=orjson.OPT_NON_STR_KEYS).decode() + "\n" for p in papers)
+            yield "".join(orjson.dumps(record(p), option=orjson.OPT_NON_STR_KEYS).decode() + "\n"
+                          for p in papers)
 
 
 def _first(ids: Iterable[str], n: int) -> Iterator[str]:
@@ -147,9 +148,10 @@ def csv_row(p: Paper, paper_url: Callable[[str], str]) -> list[Any]:
     links = dict(reversed(p.links))          # the first link of each kind
     pdf = links.get("pdf", "")
     return [p.id, p.title_plain, "; ".join(a.name for a in p.authors), p.venue, v.name, p.year, p.status,
-            p.accepted, p.track, p.award, p.abstract_plain or p.abstract, "; ".join(p.keywords), p.ids.get("doi"),
-            p.ids.get("arxiv"), p.ids.get("openreview"), pdf if pdf.startswith(("http://", "https://")) else "",
-            paper_url(p.id), p.citations if p.citations is not None and p.citations >= 0 else None]
+            p.accepted, p.track, p.award, p.abstract_plain or p.abstract, "; ".join(p.keywords),
+            p.ids.get("doi"), p.ids.get("arxiv"), p.ids.get("openreview"),
+            pdf if pdf.startswith(("http://", "https://")) else "", paper_url(p.id),
+            p.citations if p.citations is not None and p.citations >= 0 else None]
 
 
 # --- Atom -------------------------------------------------------------------------------------
@@ -178,9 +180,11 @@ def feed_entries(papers: list[Paper], updated: dict[str, str], paper_url: Callab
         cats = [(p.venue, v.short), (str(p.year), str(p.year))] + ([(p.status, p.status)] if p.status else [])
         pdf = next((u for k, u in p.links if k == "pdf" and u.startswith(("http://", "https://"))), None)
         url = paper_url(p.id)
-        out.append(FeedEntry(id=url, title=p.title_plain, url=url, updated=updated.get(p.id) or fallback_updated,
-                             authors=[a.name for a in p.authors], summary=p.abstract_plain or p.abstract or "",
-                             categories=cats, links=[("related", pdf)] if pdf else []))
+        out.append(FeedEntry(id=url, title=p.title_plain, url=url,
+                             updated=updated.get(p.id) or fallback_updated,
+                             authors=[a.name for a in p.authors],
+                             summary=p.abstract_plain or p.abstract or "", categories=cats,
+                             links=[("related", pdf)] if pdf else []))
     return out
 
 

@@ -15,11 +15,12 @@ import multiprocessing
 import os
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from . import merge
 from .sources import SourceError, detect, expand, load_path, load_url
@@ -112,8 +113,8 @@ def ingest(store: Store, targets: list[str], fmt: str | None = None, force: bool
                 store.touch_file(fr.key, fr.name)
                 fr.counts = _stored_counts(store.file_state(fr.key))
             elif parsed.rows is not None and fr.key and fr.source:
-                fr.counts = store.replace_file_records(fr.key, fr.source, fr.name, parsed.sha256, parsed.version,
-                                                       parsed.rows, fr.counts.skipped)
+                fr.counts = store.replace_file_records(fr.key, fr.source, fr.name, parsed.sha256,
+                                                       parsed.version, parsed.rows, fr.counts.skipped)
             report.files.append(fr)
             if progress:
                 progress.file_done(n, len(work), fr)

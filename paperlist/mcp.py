@@ -23,20 +23,21 @@ from urllib.parse import unquote
 from pydantic import Field
 
 from .models import STATUSES
+from .search.backend import SearchBackend
 from .search.model import SORTS
 from .service import Home, Moved, ServiceError, list_request, search_request
 from .service import papers as sp
 from .service import search as ss
 from .service import topics as st
 from .service import venues as sv
-from .search.backend import SearchBackend
 from .store import Store
 
 T = TypeVar("T")
-TOOL_NAMES = ["search_papers", "get_paper", "list_conferences", "list_conference_papers", "find_similar_papers",
-              "get_topic_stats"]
+TOOL_NAMES = ["search_papers", "get_paper", "list_conferences", "list_conference_papers",
+              "find_similar_papers", "get_topic_stats"]
 _TAG = re.compile(r"<[^>]+>")
-_HTML_FIELDS = ("title_html", "abstract_html", "tldr_html", "summary_zh_html", "bib_href", "bibtex_from_source")
+_HTML_FIELDS = ("title_html", "abstract_html", "tldr_html", "summary_zh_html", "bib_href",
+                "bibtex_from_source")
 MAX_AUTHORS = 12
 
 Status = Literal[STATUSES]  # type: ignore[valid-type]
@@ -83,15 +84,18 @@ class Tools:
         except ServiceError as e:
             ids = getattr(e, "ids", None)
             extra = f" Candidates: {', '.join(ids[:20])}." if ids else ""
-            raise ToolFailure(f"{e.message} ({e.detail}).{extra}" if e.detail else e.message + extra) from None
+            raise ToolFailure(f"{e.message} ({e.detail}).{extra}" if e.detail
+                              else e.message + extra) from None
 
     # --- the tools ------------------------------------------------------------------------------
     def search_papers(
         self,
         query: Annotated[str, Field(max_length=1000, description=(
-            'Words, "phrases", -exclusions and filters: author:"Yoshua Bengio", title:, abstract:, venue:neurips,icml, '
-            "year:2020..2024, status:oral. Empty with filters lists every matching paper."))] = "",
-        venues: Annotated[list[str], Field(max_length=20, description="Venue keys or aliases (neurips, iclr, acl …).")]
+            'Words, "phrases", -exclusions and filters: author:"Yoshua Bengio", title:, abstract:, '
+            "venue:neurips,icml, year:2020..2024, status:oral. Empty with filters lists every matching "
+            "paper."))] = "",
+        venues: Annotated[list[str], Field(max_length=20,
+                                           description="Venue keys or aliases (neurips, iclr, acl …).")]
         = [],  # noqa: B006 - pydantic copies defaults
         year_from: Annotated[int | None, Field(ge=1900, le=2100)] = None,
         year_to: Annotated[int | None, Field(ge=1900, le=2100)] = None,
@@ -119,11 +123,13 @@ class Tools:
             "facets": {dim: [{"value": v["value"], "label": v["label"], "count": v["count"]} for v in vals]
                        for dim, vals in d["facets"].items()},
             "suggestion": d["suggestion"], "notes": d["interpreted"].get("notes", []),
-            "mode": d["interpreted"].get("mode"), "translated": (d["interpreted"].get("translated") or {}).get("to"),
+            "mode": d["interpreted"].get("mode"),
+            "translated": (d["interpreted"].get("translated") or {}).get("to"),
         }
 
     def get_paper(self, paper_id: Annotated[str, Field(min_length=1, max_length=300, description=(
-            "A paper id from search_papers, or a DOI, arXiv id, OpenReview id or ACL Anthology id."))]) -> dict[str, Any]:
+            "A paper id from search_papers, or a DOI, arXiv id, OpenReview id "
+            "or ACL Anthology id."))]) -> dict[str, Any]:
         """One paper: title, all authors (with affiliations when known), venue, year, decision,
         abstract, TL;DR, keywords, links (PDF, OpenReview, code …), external ids, BibTeX, and a
         few more papers by the same authors."""
@@ -151,7 +157,8 @@ class Tools:
 
     def list_conference_papers(
         self,
-        venue: Annotated[str, Field(min_length=1, max_length=100, description="Venue key or alias (neurips, cvpr …).")],
+        venue: Annotated[str, Field(min_length=1, max_length=100,
+                                    description="Venue key or alias (neurips, cvpr …).")],
         year: Annotated[int, Field(ge=1900, le=2100)],
         statuses: Annotated[list[Literal[STATUSES + ("unknown",)]], Field(max_length=9)] = [],  # type: ignore[valid-type]  # noqa: B006
         track: Annotated[str | None, Field(max_length=100)] = None,
@@ -164,8 +171,8 @@ class Tools:
         (oral, spotlight, poster …) then by title, a page at a time, with counts per status."""
         lr = self._call(list_request, statuses=statuses, track=track, q=query, page=page, per_page=per_page)
         d = self._call(sv.conference_year, self.home, venue.strip(), str(year), lr)
-        return {"venue": d["venue"]["short"], "venue_key": d["venue"]["key"], "year": d["year"], "total": d["total"],
-                "page": d["pagination"]["page"], "pages": d["pagination"]["pages"],
+        return {"venue": d["venue"]["short"], "venue_key": d["venue"]["key"], "year": d["year"],
+                "total": d["total"], "page": d["pagination"]["page"], "pages": d["pagination"]["pages"],
                 "status_counts": {x["value"]: x["count"] for x in d["status_counts"]},
                 "papers": [_brief(p) for p in d["papers"]]}
 
@@ -186,7 +193,8 @@ class Tools:
         self,
         topic: Annotated[str | None, Field(max_length=100, description=(
             "A topic or area slug for its details and papers; omit to list every topic."))] = None,
-        venue: Annotated[str | None, Field(max_length=100, description="Count only this venue (key or alias).")] = None,
+        venue: Annotated[str | None, Field(max_length=100,
+                                           description="Count only this venue (key or alias).")] = None,
         year: Annotated[int | None, Field(ge=1900, le=2100, description="Count only this year.")] = None,
     ) -> dict[str, Any]:
         """Research topics (60 topics in 12 areas, e.g. diffusion-models in generative) with paper
@@ -201,8 +209,8 @@ class Tools:
                              "recent_years": dict(list(t["years"].items())[-5:])} for t in a["topics"]]}
                 for a in d["areas"]]}
         d2 = self._call(st.topic, self.home, topic.strip().lower(), venue=venue, year=year)
-        return {"slug": d2["slug"], "name": d2["en"], "zh": d2["zh"], "description": d2["desc"], "area": d2["parent"],
-                "topics": d2["topics"], "papers": d2["papers"], "years": d2["years"],
+        return {"slug": d2["slug"], "name": d2["en"], "zh": d2["zh"], "description": d2["desc"],
+                "area": d2["parent"], "topics": d2["topics"], "papers": d2["papers"], "years": d2["years"],
                 "venues": dict(list(d2["venues"].items())[:15]),
                 "venue_years": d2["venue_years"][-60:], "matching": d2["total"],
                 "papers_list": [_brief(p) for p in d2["list"][:20]]}
@@ -218,11 +226,11 @@ def build_server(tools: Tools) -> Any:
 
     server = MCPServer(
         "paperlist", title="paperlist: AI conference papers", version="1.0",
-        instructions=("A library of AI top-conference papers (NeurIPS, ICLR, ICML, CVPR, ACL, AAAI and 50 more, "
-                      "320k+ papers, this year's proceedings included). Search with search_papers, read one with "
-                      "get_paper (abstract, links, BibTeX), browse venues with list_conferences and "
-                      "list_conference_papers, find related work with find_similar_papers, and follow research "
-                      "topics with get_topic_stats."))
+        instructions=("A library of AI top-conference papers (NeurIPS, ICLR, ICML, CVPR, ACL, AAAI "
+                      "and 50 more, 320k+ papers, this year's proceedings included). Search with "
+                      "search_papers, read one with get_paper (abstract, links, BibTeX), browse venues with "
+                      "list_conferences and list_conference_papers, find related work with "
+                      "find_similar_papers, and follow research topics with get_topic_stats."))
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False, idempotent_hint=True)
 
     def tool(fn: Callable[..., Any]) -> Callable[..., Any]:

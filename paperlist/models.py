@@ -70,7 +70,8 @@ class Record:
     tldr: str | None = None
     summary_zh: str | None = None
     award: str | None = None
-    biblio: dict[str, str] = field(default_factory=dict)  # bibkey, booktitle, journal, volume, pages, publisher ...
+    # bibkey, booktitle, journal, volume, pages, publisher ...
+    biblio: dict[str, str] = field(default_factory=dict)
     institutions: list[str] = field(default_factory=list)  # the authors' institutions, not tied to one author
     annotation: bool = False       # only adds facts to the paper its ids name; never a paper of its own
     extra: dict[str, Any] = field(default_factory=dict)   # source fields we do not model

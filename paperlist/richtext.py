@@ -155,9 +155,10 @@ def _find_math(s: str) -> list[tuple[int, int, str, bool]]:
 
 # --- LaTeX text commands -----------------------------------------------------------------------
 _WRAP = {
-    "textbf": ("<strong>", "</strong>"), "bf": ("<strong>", "</strong>"), "bfseries": ("<strong>", "</strong>"),
-    "textit": ("<em>", "</em>"), "emph": ("<em>", "</em>"), "it": ("<em>", "</em>"), "em": ("<em>", "</em>"),
-    "textsl": ("<em>", "</em>"), "itshape": ("<em>", "</em>"),
+    "textbf": ("<strong>", "</strong>"), "bf": ("<strong>", "</strong>"),
+    "bfseries": ("<strong>", "</strong>"),
+    "textit": ("<em>", "</em>"), "emph": ("<em>", "</em>"), "it": ("<em>", "</em>"),
+    "em": ("<em>", "</em>"), "textsl": ("<em>", "</em>"), "itshape": ("<em>", "</em>"),
     "texttt": ("<code>", "</code>"), "tt": ("<code>", "</code>"),
     "underline": ("<u>", "</u>"), "uline": ("<u>", "</u>"),
     "textsc": ('<span class="sc">', "</span>"), "sc": ('<span class="sc">', "</span>"),

@@ -55,7 +55,8 @@ def has_accents(text: str) -> bool:
     Unicode's quick check comes first: a text that NFKD leaves alone has none to fold, and
     answering that is 4x faster than scanning for the letters (abstracts with curly quotes and
     dashes are not ASCII, yet have no accents)."""
-    return not text.isascii() and not unicodedata.is_normalized("NFKD", text) and _ACCENTED.search(text) is not None
+    return (not text.isascii() and not unicodedata.is_normalized("NFKD", text)
+            and _ACCENTED.search(text) is not None)
 
 
 _LATEX_HINT = re.compile(r"[\\$]")
@@ -117,7 +118,9 @@ def plain(s: str | None) -> str:
         s = _FRAC.sub(r"\1/\2", s)
     s = _ACCENT.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), s)
     s = _ESCAPED.sub(lambda m: " " if m.group(1) in "\\ ,;:!" else _PROTECT[m.group(1)], s)
-    s = _MACRO.sub(lambda m: sym.get(m.group(1), m.group(1)) + (" " if m.group(2) or m.group(3).isalnum() or (m.group(3) == "{" and m.group(1) not in sym) else ""), s)
+    s = _MACRO.sub(lambda m: sym.get(m.group(1), m.group(1)) + (
+        " " if m.group(2) or m.group(3).isalnum() or (m.group(3) == "{" and m.group(1) not in sym)
+        else ""), s)
     s = s.replace("$", "").replace("{", "").replace("}", "").replace("~", " ").replace("\\", "")
     s = s.translate(_RESTORE)
     s = re.sub(r"\s+([,.;:)\]])", r"\1", s)

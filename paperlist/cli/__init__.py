@@ -7,12 +7,12 @@ import click
 
 from .common import home_option
 from .data import corpus_cmd, coverage_cmd, ingest_cmd, merge_cmd, show_cmd, stats_cmd, venues_cmd
-from .export import export_cmd
-from .mcp import mcp_cmd
-from .serve import serve_cmd
 from .embed import embed_cmd
+from .export import export_cmd
 from .index import index_cmd
+from .mcp import mcp_cmd
 from .search import search_cmd
+from .serve import serve_cmd
 from .topics import topics_cmd
 
 
@@ -27,6 +27,6 @@ def main() -> None:
     """
 
 
-for _cmd in (ingest_cmd, corpus_cmd, merge_cmd, index_cmd, search_cmd, export_cmd, stats_cmd, venues_cmd, show_cmd,
-             coverage_cmd, serve_cmd, mcp_cmd, embed_cmd, topics_cmd):
+for _cmd in (ingest_cmd, corpus_cmd, merge_cmd, index_cmd, search_cmd, export_cmd, stats_cmd, venues_cmd,
+             show_cmd, coverage_cmd, serve_cmd, mcp_cmd, embed_cmd, topics_cmd):
     main.add_command(_cmd)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import click
 import orjson
@@ -73,7 +74,7 @@ def echo_json(obj: Any) -> None:
 
 def with_home(f: F) -> F:
     """Let --home also be given after the command name."""
-    return home_option(f)  # type: ignore[return-value]
+    return home_option(f)
 
 
 def catch_store_errors(f: F) -> F:
@@ -101,7 +102,7 @@ def output_format(*extra: str) -> Callable[[F], F]:
             return f(*args, as_json=fmt == "json", **kwargs)
 
         wrapper = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")(wrapper)
-        wrapper = click.option("--format", "fmt", type=click.Choice(choices), default="text", show_default=True,
-                               help="Output format.")(wrapper)
+        wrapper = click.option("--format", "fmt", type=click.Choice(choices), default="text",
+                               show_default=True, help="Output format.")(wrapper)
         return wrapper  # type: ignore[return-value]
     return deco

@@ -8,13 +8,21 @@ from pathlib import Path
 
 import click
 
-from ..sources import origins
 from .. import venues as venue_registry
 from ..citation import bibtex
 from ..ingest import FileReport, IngestReport, merge_pending
 from ..service import ingest
-from ..sources import READERS
-from .common import catch_store_errors, current_home, echo_json, fail, home_dir, open_store, output_format, with_home
+from ..sources import READERS, origins
+from .common import (
+    catch_store_errors,
+    current_home,
+    echo_json,
+    fail,
+    home_dir,
+    open_store,
+    output_format,
+    with_home,
+)
 from .index import step_lines
 from .topics import derived_report
 
@@ -37,8 +45,8 @@ class LineProgress:
     def file_done(self, n: int, total: int, r: FileReport) -> None:
         c = r.counts
         if r.status in ("ingested", "unchanged"):
-            line = (f"{r.status:<9} {r.key:<40} new {c.new:>6}  updated {c.updated:>5}  unchanged {c.unchanged:>6}"
-                    f"  removed {c.removed:>4}  skipped {c.skipped:>4}")
+            line = (f"{r.status:<9} {r.key:<40} new {c.new:>6}  updated {c.updated:>5}  unchanged "
+                    f"{c.unchanged:>6}  removed {c.removed:>4}  skipped {c.skipped:>4}")
         else:
             line = f"{r.status:<9} {r.name}: {r.error}"
         click.echo(line, err=r.status == "failed")
@@ -148,8 +156,8 @@ def corpus_cmd(data_dir: Path | None, download: bool, only: tuple[str, ...], as_
         for line in fetched.failed or []:
             click.echo(f"failed    {line}", err=True)
         if not quiet:
-            click.echo(f"downloads: {fetched.fetched} new, {fetched.kept} kept, {fetched.missing} not at the origin,"
-                       f" {len(fetched.failed or [])} failed", err=True)
+            click.echo(f"downloads: {fetched.fetched} new, {fetched.kept} kept, {fetched.missing} not "
+                       f"at the origin, {len(fetched.failed or [])} failed", err=True)
         if not any(folder.rglob("*.*")):
             fail("nothing could be downloaded (no network?)")
     _run_ingest([str(folder)], None, False, as_json, quiet, jobs, build_index)
@@ -167,8 +175,8 @@ def merge_cmd(everything: bool) -> None:
     rep = IngestReport()
     merge_pending(store, rep, LineProgress())
     p = rep.papers
-    click.echo(f"blocks {rep.blocks_merged}  papers: new {p.new}  updated {p.updated}  unchanged {p.unchanged}"
-               f"  removed {p.removed}")
+    click.echo(f"blocks {rep.blocks_merged}  papers: new {p.new}  updated {p.updated}  unchanged "
+               f"{p.unchanged}  removed {p.removed}")
 
 
 @click.command("stats")
@@ -202,7 +210,8 @@ def venues_cmd(as_json: bool, show_all: bool) -> None:
     for r in sorted(rows, key=lambda r: (r["field"], r["kind"], r["key"])):
         years = f"{r['years'][0]}-{r['years'][-1]}" if r["years"] else "-"
         field = venue_registry.FIELDS.get(r["field"], (r["field"],))[0]
-        click.echo(f"{r['key']:<16} {r['short']:<20} {field:<28} {r['kind']:<10} {years:<10} {r['papers']:>7,}")
+        click.echo(f"{r['key']:<16} {r['short']:<20} {field:<28} {r['kind']:<10} {years:<10} "
+                   f"{r['papers']:>7,}")
 
 
 @click.command("show")
@@ -219,8 +228,8 @@ def show_cmd(ref: str, as_json: bool, fmt: str) -> None:
         fail(f"no paper with id {ref!r}", 1)
     if len(ids) > 1:
         click.echo(f"{len(ids)} papers match {ref!r}:", err=True)
-        for p in store.get_papers(ids):
-            click.echo(f"  {p.id}  {venue_registry.get(p.venue).short} {p.year}  {p.title}")
+        for c in store.get_papers(ids):
+            click.echo(f"  {c.id}  {venue_registry.get(c.venue).short} {c.year}  {c.title}")
         sys.exit(1)
     p = store.get_paper(ids[0])
     assert p is not None

@@ -28,7 +28,8 @@ class _Progress:
         self.last = now
         rate = done / seconds if seconds > 0 else 0.0
         eta = (total - done) / rate if rate > 0 else 0.0
-        click.echo(f"  embedding [{done:,}/{total:,} texts  {rate:6.1f}/s  ETA {eta / 60:6.1f} min]", err=True)
+        click.echo(f"  embedding [{done:,}/{total:,} texts  {rate:6.1f}/s  ETA {eta / 60:6.1f} min]",
+                   err=True)
 
 
 @click.command("embed")
@@ -88,11 +89,12 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
     else:
         click.echo(f"papers:   {rep.papers:,}  cached {rep.cached:,}  embedded {rep.embedded:,}  "
                    f"remaining {rep.remaining:,}")
-        click.echo(f"encoding: {rep.rate:.1f} texts/s  (max {max_tokens} tokens, {rep.precision or 'nothing to encode'})"
-                   f"  total {rep.seconds:.1f}s")
+        click.echo(f"encoding: {rep.rate:.1f} texts/s  (max {max_tokens} tokens, "
+                   f"{rep.precision or 'nothing to encode'})  total {rep.seconds:.1f}s")
         if rep.generation:
             click.echo(f"vectors:  {rep.published:,} published -> {rep.generation}")
         derived_report({}, derived, False)
         if rep.interrupted:
-            click.echo("interrupted: finished batches are saved; run the same command again to continue", err=True)
+            click.echo("interrupted: finished batches are saved; run the same command again to continue",
+                       err=True)
     sys.exit(130 if rep.interrupted else 0)

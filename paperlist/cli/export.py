@@ -24,12 +24,13 @@ from .common import catch_store_errors, current_home, fail, fail_service, with_h
                    "object per paper (the API's paper fields).")
 @click.option("--venue", "venues", multiple=True, metavar="V", help="Venue key or alias (repeatable; OR-ed).")
 @click.option("--year", "year", metavar="Y|A..B", help="A year or an inclusive range.")
-@click.option("--status", "statuses", multiple=True, metavar="S", help="oral, spotlight, poster ... (repeatable).")
+@click.option("--status", "statuses", multiple=True, metavar="S",
+              help="oral, spotlight, poster ... (repeatable).")
 @click.option("--sort", type=click.Choice(SORTS), default="relevance", show_default=True)
-@click.option("--limit", "-n", type=click.IntRange(1, exports.MAX_ROWS), default=exports.MAX_ROWS, show_default=True,
-              help="Papers at most.")
-@click.option("--output", "-o", type=click.File("w", encoding="utf-8", lazy=True), default="-", metavar="FILE",
-              help="Write here instead of standard output.")
+@click.option("--limit", "-n", type=click.IntRange(1, exports.MAX_ROWS), default=exports.MAX_ROWS,
+              show_default=True, help="Papers at most.")
+@click.option("--output", "-o", type=click.File("w", encoding="utf-8", lazy=True), default="-",
+              metavar="FILE", help="Write here instead of standard output.")
 @click.option("--base-url", default="", metavar="URL", help="Site address for the CSV url column "
               "(e.g. https://papers.example.org); paths alone without it.")
 @with_home

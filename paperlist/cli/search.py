@@ -52,9 +52,11 @@ Examples:
 @click.argument("query", nargs=-1)
 @click.option("--venue", "venues", multiple=True, metavar="V", help="Venue key or alias (repeatable; OR-ed).")
 @click.option("--year", "year", metavar="Y|A..B", help="A year or an inclusive range.")
-@click.option("--status", "statuses", multiple=True, metavar="S", help="oral, spotlight, poster ... (repeatable).")
+@click.option("--status", "statuses", multiple=True, metavar="S",
+              help="oral, spotlight, poster ... (repeatable).")
 @click.option("--sort", type=click.Choice(SORTS), default="relevance", show_default=True)
-@click.option("--topic", "topics", multiple=True, metavar="SLUG", help="Topic or area slug (repeatable; OR-ed).")
+@click.option("--topic", "topics", multiple=True, metavar="SLUG",
+              help="Topic or area slug (repeatable; OR-ed).")
 @click.option("--mode", type=click.Choice(MODES), default="auto", show_default=True,
               help="keyword, semantic (by meaning; needs `paperlist embed`), hybrid, or auto (hybrid for "
                    "natural-language queries when vectors exist).")
@@ -69,8 +71,8 @@ def search_cmd(query: tuple[str, ...], venues: tuple[str, ...], year: str | None
                sort: str, topics: tuple[str, ...], mode: str, limit: int, page: int, as_json: bool,
                batch: TextIO | None) -> None:
     def request(q: str, batch: bool = False) -> SearchRequest:
-        return search_request(q=q, venues=venues, year=year, statuses=statuses, topics=topics, sort=sort, mode=mode,
-                              page=page, per_page=limit, facets=not batch, snippets=not batch)
+        return search_request(q=q, venues=venues, year=year, statuses=statuses, topics=topics, sort=sort,
+                              mode=mode, page=page, per_page=limit, facets=not batch, snippets=not batch)
 
     try:
         base = request("")            # the options are checked before anything is read
@@ -126,8 +128,8 @@ def _print_result(res: SearchResult) -> None:
     if tr:
         click.echo(f"searched as: {tr['to']}")
     if res.interpreted.get("mode") in ("hybrid", "semantic"):
-        click.echo(f"ranked by: {res.interpreted['mode']} (words and meaning)" if res.interpreted["mode"] == "hybrid"
-                   else "ranked by: meaning")
+        click.echo(f"ranked by: {res.interpreted['mode']} (words and meaning)"
+                   if res.interpreted["mode"] == "hybrid" else "ranked by: meaning")
     notes = res.interpreted.get("notes")
     if notes:
         click.echo("note: " + "; ".join(notes))

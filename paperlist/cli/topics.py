@@ -29,8 +29,9 @@ def print_assign(rep: AssignReport) -> None:
         click.echo("topics:  current")
     else:
         share = rep.with_topics / rep.papers if rep.papers else 0.0
-        click.echo(f"topics:  {rep.with_topics:,} of {rep.papers:,} papers ({share:.1%}), {rep.rows:,} assignments"
-                   f"{f', {rep.vectors:,} with vectors' if rep.vectors else ''} in {rep.seconds:.1f}s")
+        click.echo(f"topics:  {rep.with_topics:,} of {rep.papers:,} papers ({share:.1%}), {rep.rows:,} "
+                   f"assignments{f', {rep.vectors:,} with vectors' if rep.vectors else ''}"
+                   f" in {rep.seconds:.1f}s")
 
 
 @click.group("topics")

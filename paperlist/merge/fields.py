@@ -149,6 +149,7 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
         tldr=picked["tldr"] if isinstance(picked["tldr"], str) else None,
         summary_zh=picked["summary_zh"] if isinstance(picked["summary_zh"], str) else None,
         award=picked["award"] if isinstance(picked["award"], str) else None,
-        biblio=dict(sorted(biblio.items())), institutions=institutions, sources=sorted(ref(r) for r in all_recs),
-        provenance={k: v for k, v in provenance.items() if v}, extra=extra,
+        biblio=dict(sorted(biblio.items())), institutions=institutions,
+        sources=sorted(ref(r) for r in all_recs), provenance={k: v for k, v in provenance.items() if v},
+        extra=extra,
     )

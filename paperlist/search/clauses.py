@@ -41,7 +41,8 @@ def field_clause(schema: tantivy.Schema, w: Weights, c: TextClause, stems_out: s
             q = Query.boolean_query([(Occur.Must, Query.term_query(schema, f, x)) for x in toks])
         weight = {"title": w.title, "authors": w.authors}.get(f, w.text)
         per_field.append(Query.boost_query(q, weight))
-    return per_field[0] if len(per_field) == 1 else Query.boolean_query([(Occur.Should, q) for q in per_field])
+    return per_field[0] if len(per_field) == 1 else Query.boolean_query([(Occur.Should, q)
+                                                                         for q in per_field])
 
 
 def author_clause(schema: tantivy.Schema, w: Weights, text: str, words: list[str]) -> Query:

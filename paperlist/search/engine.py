@@ -88,7 +88,8 @@ class Searcher:
             with self._lock:
                 pool = self._pool
                 if pool is None or pool[0] != os.getpid():
-                    pool = self._pool = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="search"))
+                    pool = self._pool = (os.getpid(),
+                                         ThreadPoolExecutor(max_workers=1, thread_name_prefix="search"))
         return pool[1]
 
     @property
@@ -115,7 +116,8 @@ class Searcher:
     def _open(self, name: str) -> _Generation:
         index = fulltext.open_index(self.root / name)
         searcher = index.searcher()
-        venues = searcher.aggregate(tantivy.Query.all_query(), {"v": {"terms": {"field": "venue", "size": 10_000}}})
+        venues = searcher.aggregate(tantivy.Query.all_query(),
+                                    {"v": {"terms": {"field": "venue", "size": 10_000}}})
         keys = frozenset(b["key"] for b in venues["v"]["buckets"])
         suggester = Suggester(searcher)
         builder = TextQueryBuilder(index, searcher, self.weights, corrector=suggester.correct,
@@ -167,8 +169,9 @@ class Searcher:
             plan.text = gen.builder.build(plan.pq, looser)
         facets = counts.facets
         suggestion = None
-        if plan.pq.has_text and (total == 0 or plan.text.mode != "all" or plan.text.corrections or plan.text.unknown or any(
-                t.verbatim == 0 and not t.stop and not t.prefix for t in plan.text.terms)):
+        if plan.pq.has_text and (total == 0 or plan.text.mode != "all" or plan.text.corrections
+                                 or plan.text.unknown or any(t.verbatim == 0 and not t.stop and not t.prefix
+                                                             for t in plan.text.terms)):
             suggestion = gen.suggester.suggest(plan.pq, plan.text)
         interpreted = self._interpreted(plan, browse)
         if not browse:
@@ -241,13 +244,14 @@ class Searcher:
     def _fuse(self, gen: _Generation, plan: Plan, mode: str) -> list[tuple[str, float]]:
         """Rank by meaning (and, for hybrid, fuse with BM25); the plan's text query becomes the
         fused id list, still ANDed with field clauses and filters."""
-        text = " ".join(plan.pq.words + [c.text for c in plan.pq.clauses if not c.negated and c.field is None])
+        text = " ".join(plan.pq.words + [c.text for c in plan.pq.clauses
+                                         if not c.negated and c.field is None])
         vec = dict(self.semantic.rank(text, plan.filters, semantic.VECTOR_K))
         if mode == "hybrid":
             # a sentence rarely has every word in one paper: candidates need most of them
             text_q = gen.builder.build(plan.pq, "most") if plan.text.clauses >= 3 else plan.text
-            res = gen.searcher.search(Plan(plan.pq, plan.filters, text_q, plan.dims).query(), semantic.KEYWORD_K,
-                                      weight_by_field="prior")
+            res = gen.searcher.search(Plan(plan.pq, plan.filters, text_q, plan.dims).query(),
+                                      semantic.KEYWORD_K, weight_by_field="prior")
             kw = [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
             # the keyword candidates' own cosines, so a paper both rankers found is judged on both
             vec.update(self.semantic.scores(text, [pid for pid, _ in kw if pid not in vec]))
@@ -258,11 +262,13 @@ class Searcher:
         # field clauses, phrases and exclusions still restrict (author:, "…", -word)
         clauses = [c for c in plan.pq.clauses if c.field is not None or c.phrase or c.negated]
         if clauses:
-            constraint = gen.builder.build(ParsedQuery(plan.pq.raw, clauses=clauses, filters=plan.filters)).match
+            constraint = gen.builder.build(ParsedQuery(plan.pq.raw, clauses=clauses,
+                                                       filters=plan.filters)).match
             if constraint is not None:
-                ids = tantivy.Query.boolean_query([(Occur.Must, ids), (Occur.Must, tantivy.Query.const_score_query(
-                    constraint, 0.0))])
-        plan.text = replace(plan.text, query=ids, match=ids, mode="all", tiering=None)   # the fused order is final
+                ids = tantivy.Query.boolean_query([
+                    (Occur.Must, ids), (Occur.Must, tantivy.Query.const_score_query(constraint, 0.0))])
+        # the fused order is final
+        plan.text = replace(plan.text, query=ids, match=ids, mode="all", tiering=None)
         return fused
 
     def _interpreted(self, plan: Plan, browse: bool) -> dict[str, Any]:
@@ -307,7 +313,8 @@ def _page_hits(s: tantivy.Searcher, plan: Plan, todo: list[paging.Step], snippet
     return _hits(s, plan, paging.run(s, todo), snippets)
 
 
-def _hits(s: tantivy.Searcher, plan: Plan, addrs: list[tuple[Any, tantivy.DocAddress]], snippets: bool) -> list[Hit]:
+def _hits(s: tantivy.Searcher, plan: Plan, addrs: list[tuple[Any, tantivy.DocAddress]],
+          snippets: bool) -> list[Hit]:
     """The page's hits: stored documents, with the query's words marked when ``snippets``."""
     hl = Highlighter(plan.text.stems, plan.text.fuzzy, plan.text.prefixes) if snippets else None
     out = []

@@ -28,8 +28,10 @@ def filter_queries(schema: tantivy.Schema, f: Filters) -> dict[str, list[tuple[O
 
     # venue and family are one dimension: the venue facet lets users widen or narrow both
     if f.venues or f.families:
-        alts = ([terms("venue", f.venues)] if f.venues else []) + ([terms("family", f.families)] if f.families else [])
-        add("venue", Occur.Must, alts[0] if len(alts) == 1 else Query.boolean_query([(Occur.Should, a) for a in alts]))
+        alts = (([terms("venue", f.venues)] if f.venues else [])
+                + ([terms("family", f.families)] if f.families else []))
+        add("venue", Occur.Must,
+            alts[0] if len(alts) == 1 else Query.boolean_query([(Occur.Should, a) for a in alts]))
     if f.not_venues:
         add("venue", Occur.MustNot, terms("venue", f.not_venues))
     if f.not_families:

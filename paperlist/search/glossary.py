@@ -33,8 +33,8 @@ _PAIRS = (
 _TO_SIMPLIFIED = {_PAIRS[i + 1]: _PAIRS[i] for i in range(0, len(_PAIRS), 2)}
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _FIELD_VALUE = re.compile(r"[A-Za-z_]+:(?:\"[^\"]*\"?|\S+)")
-_PUNCT = str.maketrans({"，": " ", "。": " ", "、": " ", "；": " ", "：": ":", "（": " ", "）": " ", "？": " ",
-                        "！": " ", "“": '"', "”": '"', "《": " ", "》": " ", "·": " "})
+_PUNCT = str.maketrans({"，": " ", "。": " ", "、": " ", "；": " ", "：": ":", "（": " ", "）": " ",
+                        "？": " ", "！": " ", "“": '"', "”": '"', "《": " ", "》": " ", "·": " "})
 
 
 @dataclass(slots=True)
@@ -98,7 +98,8 @@ def translate(q: str) -> Translation:
 def _translate_text(text: str, out: Translation) -> str:
     def run(m: re.Match[str]) -> str:
         en = _translate_run(m.group(0), out)
-        # a space only where the neighbour is a word: `-综述` -> `-survey`, `"对比学习"` -> `"contrastive learning"`
+        # a space only where the neighbour is a word: `-综述` -> `-survey`,
+        # `"对比学习"` -> `"contrastive learning"`
         before = " " if m.start() > 0 and text[m.start() - 1].isalnum() else ""
         after = " " if m.end() < len(text) and text[m.end()].isalnum() else ""
         return before + en + after

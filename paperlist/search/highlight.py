@@ -48,7 +48,8 @@ def _norm(token: str) -> str:
 class Highlighter:
     """Marks the words of one query in any number of texts."""
 
-    def __init__(self, stems: set[str], fuzzy: list[str] | None = None, prefixes: list[str] | None = None) -> None:
+    def __init__(self, stems: set[str], fuzzy: list[str] | None = None,
+                 prefixes: list[str] | None = None) -> None:
         self.stems = {s for s in stems if s}
         self.fuzzy = [(w, 1 if len(w) < 8 else 2) for w in (fuzzy or [])]
         self.prefixes = tuple(p for p in (prefixes or []) if len(p) >= 2)

@@ -11,7 +11,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 SORTS = ("relevance", "newest", "oldest", "title", "citations")
-MODES = ("auto", "keyword", "semantic", "hybrid")   # auto: hybrid for natural-language queries when vectors exist
+# auto: hybrid for natural-language queries when vectors exist
+MODES = ("auto", "keyword", "semantic", "hybrid")
 MAX_PER_PAGE = 100
 MAX_WINDOW = 10_000          # page * per_page may not pass this
 MAX_QUERY_CHARS = 1_000      # longer queries are cut, not refused
@@ -49,7 +50,8 @@ class Hit:
     accepted: bool
     track: str | None
     citations: int | None
-    abstract_html: str              # snippet of the plain abstract, HTML-escaped, <mark> on matches; "" if none
+    # snippet of the plain abstract, HTML-escaped, <mark> on matches; "" if none
+    abstract_html: str
     score: float
 
 

@@ -58,10 +58,12 @@ def counted_page(s: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, req: S
     if req.sort in ("newest", "oldest"):
         return counts, by_year(s, schema, plan.query(), req.sort == "newest", browse, offset, req.per_page,
                                counts.years)
-    return counts, run(s, steps(plan, req.sort, browse, offset, req.per_page, tier=counts.total >= TIER_MIN_MATCHES))
+    return counts, run(s, steps(plan, req.sort, browse, offset, req.per_page,
+                                tier=counts.total >= TIER_MIN_MATCHES))
 
 
-def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int, tier: bool | None = None) -> list[Step]:
+def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int,
+          tier: bool | None = None) -> list[Step]:
     """The searches that find the page (not for year sorts), in order: with ``tier`` (by default:
     when the query looks broad, a guess — the page is exact either way, only its cost differs)
     a broad query's tier levels come first."""
@@ -77,7 +79,8 @@ def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int, tier: bo
     if tier is None:
         tier = plan.text.expected >= BROAD
     if tier and plan.text.tiering is not None:
-        out = [Step(combine(query, [(Occur.Must, t.query)]), limit, ranked, t.bound) for t in plan.text.tiering()]
+        out = [Step(combine(query, [(Occur.Must, t.query)]), limit, ranked, t.bound)
+               for t in plan.text.tiering()]
     return out + [Step(query, limit, ranked)]
 
 

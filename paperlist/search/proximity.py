@@ -29,8 +29,9 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
 
     def phrase(ws: list[str], boost: float, slop: int) -> Part:
         most = bm25_max(boost, sum(idf(df("title", x)) for x in ws))
-        return Part(Query.boost_query(Query.phrase_query(schema, "title", phrase_words(ws), slop=slop), boost),
-                    most, frozenset(ws))
+        return Part(
+            Query.boost_query(Query.phrase_query(schema, "title", phrase_words(ws), slop=slop), boost),
+            most, frozenset(ws))
 
     # consecutive content words near each other in the title (not the word still being typed)
     pairs = [(a, b) for a, b in pairwise(content) if a and b and a != b]

@@ -46,7 +46,8 @@ STATUS_ALIASES = {
 TRUE_WORDS = {"true", "yes", "1", "y", "t"}
 FALSE_WORDS = {"false", "no", "0", "n", "f"}
 
-_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"', "\uff02": '"'})
+_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
+                         "\uff02": '"'})
 _FIELD = re.compile(r"([A-Za-z_]+):")
 _YEAR = re.compile(r"^(\d{4})$")
 _YEAR_RANGE = re.compile(r"^(\d{4})?\s*(?:\.\.\.?|-|–|:)\s*(\d{4})?$")

@@ -179,8 +179,11 @@ class TextQueryBuilder:
                 match.append((Occur.Must, Query.boolean_query(
                     [(Occur.Should, c.anyfield) for c in clauses], minimum_number_should_match=need)))
                 # coverage: a constant per matched word, so that more matched words beat fewer
-                covered = [Query.boolean_query([(Occur.Should, c.anyfield), (Occur.Should, Query.const_score_query(
-                    c.anyfield, self.w.coverage * self._idf(max(1, c.term.known))))]) for c in clauses]
+                covered = [Query.boolean_query([
+                    (Occur.Should, c.anyfield),
+                    (Occur.Should, Query.const_score_query(
+                        c.anyfield, self.w.coverage * self._idf(max(1, c.term.known))))])
+                           for c in clauses]
                 rank.append((Occur.Must, Query.boolean_query(
                     [(Occur.Should, c) for c in covered], minimum_number_should_match=need)))
             bonuses = [b for c in clauses for b in c.bonuses] + self._proximity(terms, content, tq)
@@ -199,7 +202,8 @@ class TextQueryBuilder:
             # one go. A chain of n levels costs n copies of the growing query in tantivy's
             # bindings (~0.3 ms for a 10-word title); merging the parts' postings costs little
             # when few papers are visited.
-            tq.query = Query.boolean_query([(Occur.Must, _all_clauses(rank)), *((Occur.Should, b.query) for b in bonuses)])
+            tq.query = Query.boolean_query([(Occur.Must, _all_clauses(rank)),
+                                            *((Occur.Should, b.query) for b in bonuses)])
         else:
             tq.query = _chain(_all_clauses(rank), [b.query for b in bonuses])
         if (mode == "all" and clauses and not tq.prefixes and not tq.fuzzy and not tq.corrections
@@ -252,7 +256,8 @@ class TextQueryBuilder:
             for fname in ("title_words", "authors"):
                 done = [(x, n) for x, n in self.completer(fname, t.word, w.prefix_expansions) if x != t.word]
                 if done:
-                    out.append(Query.boost_query(Query.term_set_query(s, fname, [x for x, _ in done]), w.prefix))
+                    out.append(Query.boost_query(Query.term_set_query(s, fname, [x for x, _ in done]),
+                                                 w.prefix))
                     most += w.prefix
                     completed += sum(n for _, n in done)
             if completed:
@@ -277,7 +282,8 @@ class TextQueryBuilder:
                 dist = 1 if len(t.word) < 8 else 2
                 for fname in ("title_words", "authors"):
                     out.append(Query.boost_query(
-                        Query.fuzzy_term_query(s, fname, t.word, distance=dist, transposition_cost_one=True), w.fuzzy))
+                        Query.fuzzy_term_query(s, fname, t.word, distance=dist, transposition_cost_one=True),
+                        w.fuzzy))
                     most += w.fuzzy
                 tq.fuzzy.append(t.word)
         if t.known == 0 and not unfinished:
@@ -302,28 +308,33 @@ class TextQueryBuilder:
         for fname, term, weight in (("text", stem, w.text), ("authors", word, w.authors)):
             df = self._df(fname, term)
             if df:
-                out.append((_bm25(s, fname, term, weight * scale), df, bm25_max(weight * scale, self._idf(df)), fname))
+                out.append((_bm25(s, fname, term, weight * scale), df,
+                            bm25_max(weight * scale, self._idf(df)), fname))
         needs = frozenset([stem])
         df = self._df("title", stem)
         if df:
-            parts.append(Part(_bm25(s, "title", stem, w.title * scale), bm25_max(w.title * scale, self._idf(df)), needs))
+            parts.append(Part(_bm25(s, "title", stem, w.title * scale),
+                              bm25_max(w.title * scale, self._idf(df)), needs))
             if w.title_hit:
                 hit = w.title_hit * scale * self._idf(df)
-                parts.append(Part(Query.const_score_query(Query.term_query(s, "title", stem, "basic"), hit), hit, needs))
+                parts.append(Part(Query.const_score_query(Query.term_query(s, "title", stem, "basic"), hit),
+                                  hit, needs))
         df = self._df("keywords", stem) if w.keywords else 0
         if df:
-            parts.append(Part(_bm25(s, "keywords", stem, w.keywords * scale), bm25_max(w.keywords * scale, self._idf(df))))
+            parts.append(Part(_bm25(s, "keywords", stem, w.keywords * scale),
+                              bm25_max(w.keywords * scale, self._idf(df))))
         if w.title_word and self._df("title_words", word):
             parts.append(Part(Query.const_score_query(Query.term_query(s, "title_words", word, "basic"),
                                                       w.title_word * scale), w.title_word * scale, needs))
         if w.first_author and self._df("first_author", word):
             parts.append(Part(Query.const_score_query(Query.term_query(s, "first_author", word, "basic"),
-                                                      w.first_author * scale), w.first_author * scale, author=word))
+                                                      w.first_author * scale), w.first_author * scale,
+                              author=word))
             df = self._df("first_surname", word)
             if w.surname and df:
                 v = w.surname * scale * self._idf(df)
-                parts.append(Part(Query.const_score_query(Query.term_query(s, "first_surname", word, "basic"), v),
-                                  v, author=word))
+                parts.append(Part(Query.const_score_query(
+                    Query.term_query(s, "first_surname", word, "basic"), v), v, author=word))
         return out, parts
 
 

@@ -36,19 +36,21 @@ AUTO_MIN_WORDS = 4
 _RETRY_S = 30.0
 
 
-def rrf(lists: list[list[str]], weights: list[float] | None = None, k: int = RRF_K) -> list[tuple[str, float]]:
+def rrf(lists: list[list[str]], weights: list[float] | None = None,
+        k: int = RRF_K) -> list[tuple[str, float]]:
     """Reciprocal rank fusion of ranked id lists (best first) -> [(id, score)], best first; ties
     keep the order of first appearance (the keyword list comes first)."""
     weights = weights or [1.0] * len(lists)
     score: dict[str, float] = {}
-    for ranked, w in zip(lists, weights):
+    for ranked, w in zip(lists, weights, strict=False):
         for r, pid in enumerate(ranked, 1):
             score[pid] = score.get(pid, 0.0) + w / (k + r)
     return sorted(score.items(), key=lambda kv: -kv[1])
 
 
 def relative_fusion(keyword: list[tuple[str, float]], vector: dict[str, float],
-                    weights: tuple[float, float] = (KEYWORD_WEIGHT, VECTOR_WEIGHT)) -> list[tuple[str, float]]:
+                    weights: tuple[float, float] = (KEYWORD_WEIGHT, VECTOR_WEIGHT),
+                    ) -> list[tuple[str, float]]:
     """Fuse BM25 hits [(id, score)] with cosine scores {id: cos} of every candidate that has a vector:
     w_k * score / best score + w_v * (cos - lowest) / (highest - lowest); papers without a vector
     get their keyword part scaled to the full weight. Best first, ties in keyword order."""
@@ -77,7 +79,8 @@ def wants_semantic(pq: ParsedQuery, translated: bool) -> bool:
 
 def ids_query(schema: tantivy.Schema, scored: list[tuple[str, float]]) -> Query:
     """Papers in ``scored``, each scoring its given score."""
-    return Query.boolean_query([(Occur.Should, Query.const_score_query(Query.term_query(schema, "id", pid), float(s)))
+    return Query.boolean_query([(Occur.Should,
+                                 Query.const_score_query(Query.term_query(schema, "id", pid), float(s)))
                                 for pid, s in scored])
 
 
@@ -136,7 +139,8 @@ class SemanticRanker:
         if self.vectors() is not None:
             self.encode("warm up")
 
-    def rank(self, text: str, filters: Filters | None = None, limit: int = VECTOR_K) -> list[tuple[str, float]]:
+    def rank(self, text: str, filters: Filters | None = None,
+             limit: int = VECTOR_K) -> list[tuple[str, float]]:
         vi = self.vectors()
         if vi is None or not text.strip():
             return []
@@ -144,7 +148,8 @@ class SemanticRanker:
         g = vi.current()        # one generation for the scope and the search in it
         rows = None
         f = filters
-        if f is not None and not f.families and (f.venues or f.year_from is not None or f.year_to is not None):
+        if f is not None and not f.families and (f.venues or f.year_from is not None
+                                                 or f.year_to is not None):
             scope = g.scope(f.venues, f.year_from, f.year_to)
             if scope is not None and len(scope) <= EXACT_SCOPE:
                 rows = scope

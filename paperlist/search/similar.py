@@ -35,7 +35,8 @@ def distinctive_terms(title: str, keywords: list[str], abstract: str | None, df:
     return [(t, 1.0 + math.log(f)) for _, t, f in scored[:MAX_TERMS]]
 
 
-def similar_papers(searcher: SearchBackend | None, paper: Paper, limit: int = 10) -> tuple[list[tuple[str, float]], str]:
+def similar_papers(searcher: SearchBackend | None, paper: Paper,
+                   limit: int = 10) -> tuple[list[tuple[str, float]], str]:
     """([(paper_id, score)], method): ``vectors`` (cosine), ``text`` (BM25 of the shared words), or
     ``none`` when there is no search index."""
     if searcher is None:
@@ -49,7 +50,7 @@ def similar_papers(searcher: SearchBackend | None, paper: Paper, limit: int = 10
         if got is not None:
             return got, "vectors"
     try:
-        return searcher.more_like(paper.title_plain or paper.title, paper.keywords, paper.abstract_plain, limit,
-                                  exclude=(paper.id,)), "text"
+        return searcher.more_like(paper.title_plain or paper.title, paper.keywords, paper.abstract_plain,
+                                  limit, exclude=(paper.id,)), "text"
     except Exception:  # noqa: BLE001 - no index yet
         return [], "none"

@@ -101,7 +101,8 @@ class Suggester:
                 words, dfs = vocab.get((n, first), ([], []))
                 if not words:
                     continue
-                for cand, dist, i in process.extract(word, words, scorer=OSA.distance, score_cutoff=maxd, limit=20):
+                for cand, dist, i in process.extract(word, words, scorer=OSA.distance,
+                                                     score_cutoff=maxd, limit=20):
                     key = (int(dist), -dfs[i], cand)
                     if cand != word and (best is None or key < best):
                         best = key

@@ -16,7 +16,8 @@ class Weights:
     prefix: float = 3.0           # constant score of a completion of the last word
     coverage: float = 2.0         # x IDF per matched clause
     title_hit: float = 0.0        # x IDF per word found in the title (off: title x 6 does as well)
-    title_word: float = 20.0      # the word itself (unstemmed) is in the title: "Properties" is not "Property"
+    # the word itself (unstemmed) is in the title: "Properties" is not "Property"
+    title_word: float = 20.0
     first_author: float = 8.0     # a word of the first author's name
     # the first author's surname, x its IDF among first-author surnames: "Rice robust learning"
     # is Leslie Rice's paper before one with "rice" in its title, "Young ..." Andrew Young's

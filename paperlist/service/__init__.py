@@ -14,12 +14,19 @@ Errors are ``errors.ServiceError`` (NotFound, BadRequest, Unavailable, Ambiguous
 (an alias: the canonical path); each interface says them its own way.
 """
 
+from ..search.backend import SearchBackend
 from .derived import DerivedReport, ingest, refresh
 from .errors import Ambiguous, BadRequest, Moved, NotFound, ServiceError, Unavailable
-from ..search.backend import SearchBackend
 from .home import STORE_FILE, DataCache, Home, open_searcher
-from .requests import ListRequest, list_request, list_request_from_params, search_request, search_request_from_params
+from .requests import (
+    ListRequest,
+    list_request,
+    list_request_from_params,
+    search_request,
+    search_request_from_params,
+)
 
-__all__ = ["STORE_FILE", "Ambiguous", "BadRequest", "DataCache", "DerivedReport", "Home", "ListRequest", "Moved",
-           "NotFound", "SearchBackend", "ServiceError", "Unavailable", "ingest", "list_request",
-           "list_request_from_params", "open_searcher", "refresh", "search_request", "search_request_from_params"]
+__all__ = ["STORE_FILE", "Ambiguous", "BadRequest", "DataCache", "DerivedReport", "Home", "ListRequest",
+           "Moved", "NotFound", "SearchBackend", "ServiceError", "Unavailable", "ingest", "list_request",
+           "list_request_from_params", "open_searcher", "refresh", "search_request",
+           "search_request_from_params"]

@@ -37,7 +37,8 @@ class DerivedReport:
         return {"topics": self.topics.to_dict(), "index": self.index.to_dict()}
 
 
-def refresh(home: Home, store: Store, force: bool = False, progress: StepProgress | None = None) -> DerivedReport:
+def refresh(home: Home, store: Store, force: bool = False,
+            progress: StepProgress | None = None) -> DerivedReport:
     """Topics, then the search index that carries them (each skipped when current and not
     ``force``): what ingest and embed run after changing what topics depend on."""
     if progress:

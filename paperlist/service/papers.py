@@ -18,8 +18,17 @@ from ..topics import taxonomy
 from .errors import N_, Ambiguous, Moved, NotFound
 from .home import Home
 from .paths import author_path, format_links, paper_path, topic_path, venue_path
-from .types import (AuthorDetail, ExternalId, Link, PaperDetail, PaperFields, PaperSummary, SimilarPaper,
-                    SimilarPapers, TopicRef)
+from .types import (
+    AuthorDetail,
+    ExternalId,
+    Link,
+    PaperDetail,
+    PaperFields,
+    PaperSummary,
+    SimilarPaper,
+    SimilarPapers,
+    TopicRef,
+)
 
 _HTTP = re.compile(r"^https?://[^\s<>\"'`\\]+$", re.IGNORECASE)
 # External ids and where they lead.
@@ -33,8 +42,8 @@ _ID_URLS = {
 LINK_LABELS = {
     "pdf": N_("PDF"), "site": N_("Paper page"), "openreview": N_("OpenReview"), "oa": N_("Open access"),
     "proceedings": N_("Proceedings"), "arxiv": N_("arXiv"), "doi": N_("DOI"), "code": N_("Code"),
-    "project": N_("Project page"), "supplementary": N_("Supplementary"), "video": N_("Video"), "slides": N_("Slides"),
-    "poster": N_("Poster"), "reviews": N_("Reviews"),
+    "project": N_("Project page"), "supplementary": N_("Supplementary"), "video": N_("Video"),
+    "slides": N_("Slides"), "poster": N_("Poster"), "reviews": N_("Reviews"),
 }
 ABSTRACT_HEAD = 420          # characters of the abstract a list shows (store cards cut it in SQL)
 
@@ -129,7 +138,7 @@ def paper(home: Home, ref: str) -> PaperDetail:
 
 def _scored(home: Home, found: list[tuple[str, float]]) -> list[SimilarPaper]:
     by_id = {s["id"]: s for s in summaries(home, [pid for pid, _ in found])}
-    return [{**by_id[pid], "score": round(score, 4)} for pid, score in found if pid in by_id]  # type: ignore[typeddict-item]
+    return [{**by_id[pid], "score": round(score, 4)} for pid, score in found if pid in by_id]
 
 
 def paper_topics(home: Home, p: Paper) -> list[TopicRef]:
@@ -171,10 +180,12 @@ def author(home: Home, key: str) -> AuthorDetail:
     return {
         "key": key, "name": info["name"], "href": author_path(key),
         "spellings": [n for n, _ in names.most_common() if n != info["name"]][:5],
-        "total": len(cards), "first_year": min(years) if years else None, "last_year": max(years) if years else None,
+        "total": len(cards), "first_year": min(years) if years else None,
+        "last_year": max(years) if years else None,
         "venues": [{"key": k, "short": venue_registry.get(k).short, "count": n, "href": venue_path(k)}
                    for k, n in venue_counts.most_common(12)],
-        "coauthors": [{"key": c["key"], "name": c["name"], "papers": c["papers"], "href": author_path(c["key"])}
+        "coauthors": [{"key": c["key"], "name": c["name"], "papers": c["papers"],
+                       "href": author_path(c["key"])}
                       for c in store.coauthors(key)],
         "links": format_links(author_path(key), []),
         "papers": [summary(c) for c in cards],

@@ -52,7 +52,8 @@ def format_links(path: str, params: list[tuple[str, Any]], paging: list[tuple[st
     """A resource in its other formats: the API's JSON and the page (with ``paging``), the exports
     (the whole list, no paging) and an Atom feed."""
     paged = params + (paging or [])
-    out: dict[str, str | None] = {"json": href(API_ROOT + path, paged), "html": href(path, paged), "atom": atom}
+    out: dict[str, str | None] = {"json": href(API_ROOT + path, paged), "html": href(path, paged),
+                                  "atom": atom}
     for fmt in EXPORT_FORMATS:
         out[fmt] = href(API_ROOT + path, params + [("format", fmt)]) if exports else None
     return out

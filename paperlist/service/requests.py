@@ -44,7 +44,8 @@ def _in_range(name: str, value: int, lo: int, hi: int) -> int:
 
 def list_param(params: Mapping[str, Any], name: str) -> list[str]:
     """A repeatable URL parameter (``venue=a&venue=b`` or ``venue=a,b``), de-duplicated in order."""
-    values = params.getlist(name) if hasattr(params, "getlist") else ([params[name]] if name in params else [])
+    values = (params.getlist(name) if hasattr(params, "getlist")
+              else ([params[name]] if name in params else []))
     return _split(values)
 
 
@@ -90,8 +91,8 @@ def search_request(*, q: str = "", venues: Iterable[str] = (), year: int | str |
     page = _in_range("page", page, 1, MAX_WINDOW)
     if page * per_page > MAX_WINDOW:
         raise BadRequest(N_("This page number is past the last page."), f"page={page}")
-    return SearchRequest(q=(q or "")[:MAX_QUERY_CHARS].strip(), venues=keys, year_from=year_from, year_to=year_to,
-                         statuses=canon, sort=sort, page=page, per_page=per_page, mode=mode,
+    return SearchRequest(q=(q or "")[:MAX_QUERY_CHARS].strip(), venues=keys, year_from=year_from,
+                         year_to=year_to, statuses=canon, sort=sort, page=page, per_page=per_page, mode=mode,
                          topics=[t.lower() for t in _split(topics)], facets=facets, snippets=snippets)
 
 
@@ -114,8 +115,8 @@ def search_request_from_params(params: Mapping[str, Any]) -> SearchRequest:
         year=int_param(params, "year", None, *YEAR_RANGE),
         year_from=int_param(params, "year_from", None, *YEAR_RANGE),
         year_to=int_param(params, "year_to", None, *YEAR_RANGE), statuses=list_param(params, "status"),
-        topics=list_param(params, "topic"), sort=params.get("sort") or "relevance", mode=params.get("mode") or "auto",
-        page=int_param(params, "page", 1, 1, MAX_WINDOW) or 1,
+        topics=list_param(params, "topic"), sort=params.get("sort") or "relevance",
+        mode=params.get("mode") or "auto", page=int_param(params, "page", 1, 1, MAX_WINDOW) or 1,
         per_page=int_param(params, "per_page", 20, 1, MAX_PER_PAGE) or 20)
 
 

@@ -28,7 +28,8 @@ def run_search(home: Home, r: SearchRequest) -> SearchResult:
     ``BadRequest``."""
     searcher = home.searcher
     if searcher is None:
-        raise Unavailable(N_("Search is not available yet: the search index has not been built."), "paperlist index")
+        raise Unavailable(N_("Search is not available yet: the search index has not been built."),
+                          "paperlist index")
     try:
         return searcher.search(r)
     except InvalidRequest as e:
@@ -46,8 +47,9 @@ def only_marks(html: str) -> Markup:
 def hit_data(h: Hit) -> SearchHit:
     """A hit as plain data: ``title_html`` and ``snippet_html`` are the engine's escaped plain
     text with <mark> around matches, and no other tag."""
-    return {"id": h.id, "href": paper_path(h.id), "title": h.title, "title_html": str(only_marks(h.title_html)),
-            "authors": [{"name": n, "key": k} for n, k in zip(h.authors, h.author_keys)],
+    return {"id": h.id, "href": paper_path(h.id), "title": h.title,
+            "title_html": str(only_marks(h.title_html)),
+            "authors": [{"name": n, "key": k} for n, k in zip(h.authors, h.author_keys, strict=True)],
             "venue": h.venue, "venue_short": h.venue_short, "year": h.year, "status": h.status,
             "accepted": h.accepted, "track": h.track, "citations": h.citations,
             "snippet_html": str(only_marks(h.abstract_html)), "score": round(h.score, 4)}
@@ -78,7 +80,8 @@ def search_links(r: SearchRequest) -> FormatLinks:
     """The search in the API's formats: JSON (this page), exports of every hit, an Atom feed of the
     newest matches."""
     whole = request_params(r, page=1, per_page=20)
-    feed = href(API_ROOT + "/search", request_params(r, sort="newest", page=1, per_page=50) + [("format", "atom")])
+    feed = href(API_ROOT + "/search",
+                request_params(r, sort="newest", page=1, per_page=50) + [("format", "atom")])
     return format_links("/search", whole, [("per_page", r.per_page if r.per_page != 20 else None),
                                            ("page", r.page if r.page != 1 else None)], atom=feed)
 

@@ -41,7 +41,7 @@ def topics(home: Home, venue: str | None = None, year: int | None = None) -> Top
         if key not in venue_rows(home):
             raise NotFound(N_("We have no papers from this venue."), venue[:100])
         venue = key
-    areas: list[TopicArea] = [{**_summary(a), "topics": [_summary(t) for t in a["topics"]]}  # type: ignore[typeddict-item]
+    areas: list[TopicArea] = [{**_summary(a), "topics": [_summary(t) for t in a["topics"]]}
                               for a in overview_data(home, venue, year)]
     return {"areas": areas, "venue": venue, "year": year, "topics": sum(len(a["topics"]) for a in areas)}
 
@@ -103,10 +103,11 @@ def topic(home: Home, slug: str, venue: str | None = None, year: int | None = No
         "venue_years": [{"venue": k.split(":")[0], "year": int(k.split(":")[1]), "papers": n}
                         for k, n in detail.get("venue_years", {}).items()],
         "filters": {"venue": venue, "year": year}, "total": total,
-        "pagination": {"page": page, "pages": pages, "per_page": PER_PAGE, "first_index": (page - 1) * PER_PAGE + 1,
+        "pagination": {"page": page, "pages": pages, "per_page": PER_PAGE,
+                       "first_index": (page - 1) * PER_PAGE + 1,
                        "prev": page_href(page - 1 if page > 2 else None) if page > 1 else None,
                        "next": page_href(page + 1) if page < pages else None},
-        "list": [{**summary(c), "topics": tops.get(c["id"], [])} for c in cards],  # type: ignore[typeddict-item]
+        "list": [{**summary(c), "topics": tops.get(c["id"], [])} for c in cards],
         "href": topic_path(slug),
     }
 
@@ -120,7 +121,8 @@ def venue_year_topics(home: Home, venue_seg: str, year_seg: str) -> dict[str, An
     """A conference-year's areas and topics with paper counts, busiest first."""
     key, year, row = venue_year(home, venue_seg, year_seg, "/topics")
     areas = [{"slug": a["slug"], "en": a["en"], "zh": a["zh"], "papers": a["papers"], "topics": [
-        {"slug": t["slug"], "en": t["en"], "zh": t["zh"], "papers": t["papers"], "href": topic_path(t["slug"], key, year)}
+        {"slug": t["slug"], "en": t["en"], "zh": t["zh"], "papers": t["papers"],
+         "href": topic_path(t["slug"], key, year)}
         for t in sorted(a["topics"], key=lambda t: -t["papers"]) if t["papers"]]}
         for a in overview_data(home, key, year) if a["papers"]]
     areas.sort(key=lambda a: -a["papers"])

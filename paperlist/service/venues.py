@@ -17,8 +17,18 @@ from .home import Home
 from .papers import summary
 from .paths import format_links, href, venue_feed, venue_path
 from .requests import ListRequest
-from .types import (Coverage, CoverageRow, LatestProceedings, VenueDetail, VenueList, VenueSummary, VenueYearList,
-                    VenueYearRow, YearCoverage)
+from .types import (
+    Coverage,
+    CoverageRow,
+    LatestProceedings,
+    VenueDetail,
+    VenueList,
+    VenueSummary,
+    VenueYearList,
+    VenueYearRow,
+    YearCoverage,
+    YearSource,
+)
 
 KIND_ORDER = ("conference", "journal", "workshop")
 FIELD_ORDER = ("ml", "cv", "nlp", "ai", "robotics", "data-mining", "web", "graphics", "multimedia", "theory",
@@ -46,8 +56,9 @@ def stats(home: Home) -> dict[str, Any]:
 def venue_summary(row: dict[str, Any]) -> VenueSummary:
     """A venue row as a list shows it."""
     return {"key": row["key"], "short": row["short"], "name": row["name"], "kind": row["kind"],
-            "field": row["field"], "parent": row["parent"], "aliases": row["aliases"], "papers": row["papers"],
-            "accepted": row["accepted"], "years": row["years"], "href": venue_path(row["key"])}
+            "field": row["field"], "parent": row["parent"], "aliases": row["aliases"],
+            "papers": row["papers"], "accepted": row["accepted"], "years": row["years"],
+            "href": venue_path(row["key"])}
 
 
 def conferences(home: Home) -> VenueList:
@@ -65,7 +76,8 @@ def by_field(home: Home, kinds: tuple[str, ...], top_level: bool) -> list[tuple[
         if row["kind"] in kinds and not (top_level and row["parent"]):
             groups.setdefault(row["field"], []).append(venue_summary(row))
     order = {f: i for i, f in enumerate(FIELD_ORDER)}
-    return [(f, _parents_first(vs)) for f, vs in sorted(groups.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))]
+    return [(f, _parents_first(vs))
+            for f, vs in sorted(groups.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))]
 
 
 def _parents_first(vs: list[VenueSummary]) -> list[VenueSummary]:
@@ -85,8 +97,10 @@ def latest_proceedings(home: Home, limit: int = 16) -> list[LatestProceedings]:
     latest = sorted(((y, -r["papers"], r["key"]) for r in rows.values() if r["kind"] == "conference"
                      and not r["parent"] for y in r["years"][-1:]), key=lambda t: (-t[0], t[1], t[2]))
     newest = latest[0][0] if latest else None
-    return [{"key": key, "short": rows[key]["short"], "year": y, "href": venue_path(key, y)}
-            for y, _, key in latest if newest is not None and y >= newest - 1][:limit]
+    out: list[LatestProceedings] = [{"key": key, "short": rows[key]["short"], "year": y,
+                                     "href": venue_path(key, y)}
+                                    for y, _, key in latest if newest is not None and y >= newest - 1]
+    return out[:limit]
 
 
 # --- one venue ------------------------------------------------------------------------------
@@ -102,7 +116,8 @@ def canonical_venue(home: Home, name: str, rest: str = "") -> str:
 
 def year_rows(home: Home, key: str) -> list[dict[str, Any]]:
     """``store.venue_year_counts`` of a venue (cached)."""
-    rows: list[dict[str, Any]] = home.cache.get(("venue_years", key), lambda: home.store.venue_year_counts(key))
+    rows: list[dict[str, Any]] = home.cache.get(("venue_years", key),
+                                                lambda: home.store.venue_year_counts(key))
     return rows
 
 
@@ -112,8 +127,8 @@ def venue(home: Home, name: str) -> VenueDetail:
     v = venue_registry.get(key)
     rows = venue_rows(home)
     years: list[VenueYearRow] = [
-        {"year": r["year"], "href": venue_path(key, r["year"]), "total": r["total"], "accepted": r["accepted"],
-         "oral": r["statuses"].get("oral", 0),
+        {"year": r["year"], "href": venue_path(key, r["year"]), "total": r["total"],
+         "accepted": r["accepted"], "oral": r["statuses"].get("oral", 0),
          "spotlight": r["statuses"].get("spotlight", 0) + r["statuses"].get("highlight", 0),
          "poster": r["statuses"].get("poster", 0),
          "rejected": sum(r["statuses"].get(s, 0) for s in ("rejected", "withdrawn", "desk-rejected")),
@@ -123,10 +138,11 @@ def venue(home: Home, name: str) -> VenueDetail:
     if v.parent and v.parent in rows:
         related.insert(0, venue_summary(rows[v.parent]))
     return {"venue": {"key": key, "short": v.short, "name": v.name, "kind": v.kind, "field": v.field,
-                      "field_name": venue_registry.FIELDS.get(v.field, (v.field,))[0], "href": venue_path(key),
-                      "papers": rows[key]["papers"], "accepted": rows[key]["accepted"]},
+                      "field_name": venue_registry.FIELDS.get(v.field, (v.field,))[0],
+                      "href": venue_path(key), "papers": rows[key]["papers"],
+                      "accepted": rows[key]["accepted"]},
             "years": years, "related": related,
-            "totals": {k: sum(y[k] for y in years) for k in ("oral", "spotlight", "poster", "rejected")},  # type: ignore[literal-required]
+            "totals": {k: sum(y[k] for y in years) for k in ("oral", "spotlight", "poster", "rejected")},
             "links": format_links(venue_path(key), [], exports=False, atom=venue_feed(key))}
 
 
@@ -164,15 +180,16 @@ def year_coverage(home: Home, key: str, year: int) -> YearCoverage:
     and which sources gave them, when each was last ingested."""
     row = next((r for r in year_rows(home, key) if r["year"] == year), None) or {}
     files = home.cache.get(("year_sources", key, year), lambda: home.store.venue_year_sources(key, year))
-    by_source: dict[str, dict[str, Any]] = {}
+    by_source: dict[str, YearSource] = {}
     for f in files:
-        s = by_source.setdefault(f["source"], {"source": f["source"], "name": SOURCE_TITLES.get(f["source"], f["source"]),
+        s = by_source.setdefault(f["source"], {"source": f["source"],
+                                               "name": SOURCE_TITLES.get(f["source"], f["source"]),
                                                "papers": 0, "updated": f["ingested_at"]})
         s["papers"] = max(s["papers"], f["papers"])
         s["updated"] = max(s["updated"], f["ingested_at"])
     return {"papers": row.get("total", 0), "with_abstract": row.get("with_abstract", 0),
             "with_authors": row.get("with_authors", 0), "updated": row.get("updated"),
-            "sources": sorted(by_source.values(), key=lambda s: -s["papers"])}  # type: ignore[misc]
+            "sources": sorted(by_source.values(), key=lambda s: -s["papers"])}
 
 
 def per_page_value(lr: ListRequest) -> str:
@@ -197,7 +214,8 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
     key, year, row = venue_year(home, name, year_s)
     flt = _filter(lr)
     per_page = lr.per_page
-    total, cards = home.store.list_papers(key, year, flt, offset=(lr.page - 1) * (per_page or 0), limit=per_page)
+    total, cards = home.store.list_papers(key, year, flt, offset=(lr.page - 1) * (per_page or 0),
+                                          limit=per_page)
     pages = 1 if per_page is None else max(1, -(-total // per_page))
     if lr.page > pages:
         raise BadRequest(N_("This page number is past the last page."), f"page={lr.page} (1–{pages})")
@@ -212,7 +230,8 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
                       "href": link(status=[x for x in lr.statuses if x != (s or "unknown")]
                                    if (s or "unknown") in lr.statuses else lr.statuses + [s or "unknown"])}
                      for s, n in facets["status"].items()]
-    track_counts = [{"value": t, "count": n, "active": t == lr.track, "href": link(track=None if t == lr.track else t)}
+    track_counts = [{"value": t, "count": n, "active": t == lr.track,
+                     "href": link(track=None if t == lr.track else t)}
                     for t, n in facets["track"].items() if t]
     years = sorted(row["years"])
     i = years.index(year)
@@ -228,7 +247,8 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
                        "next": link(page=lr.page + 1) if lr.page < pages else None,
                        "first_index": (lr.page - 1) * (per_page or 0) + 1},
         "coverage": year_coverage(home, key, year),
-        "prev_year": years[i - 1] if i > 0 else None, "next_year": years[i + 1] if i + 1 < len(years) else None,
+        "prev_year": years[i - 1] if i > 0 else None,
+        "next_year": years[i + 1] if i + 1 < len(years) else None,
         "links": format_links(base, list_params(lr), [("per_page", per_raw if per_raw != "100" else None),
                                                       ("page", lr.page if lr.page != 1 else None)],
                               atom=venue_feed(key)),
@@ -253,10 +273,12 @@ def coverage_table(home: Home) -> list[dict[str, Any]]:
     abstract and authors, when its sources were last ingested, which they are ("titles only" at a
     glance)."""
     rows = venue_rows(home)
-    out = [{"venue": r["venue"], "short": rows[r["venue"]]["short"] if r["venue"] in rows else r["venue"],
-            "kind": rows[r["venue"]]["kind"] if r["venue"] in rows else "conference", "year": r["year"], "href": venue_path(r["venue"], r["year"]), "papers": r["papers"],
-            "with_abstract": r["with_abstract"], "with_authors": r["with_authors"], "updated": r["updated"],
-            "sources": sorted({SOURCE_TITLES.get(s["source"], s["source"]) for s in r["sources"]})}
-           for r in coverage(home)["rows"]]
+    out: list[dict[str, Any]] = [
+        {"venue": r["venue"], "short": rows[r["venue"]]["short"] if r["venue"] in rows else r["venue"],
+         "kind": rows[r["venue"]]["kind"] if r["venue"] in rows else "conference", "year": r["year"],
+         "href": venue_path(r["venue"], r["year"]), "papers": r["papers"],
+         "with_abstract": r["with_abstract"], "with_authors": r["with_authors"], "updated": r["updated"],
+         "sources": sorted({SOURCE_TITLES.get(s["source"], s["source"]) for s in r["sources"]})}
+        for r in coverage(home)["rows"]]
     out.sort(key=lambda r: (-r["year"], -r["papers"], r["venue"]))
     return out

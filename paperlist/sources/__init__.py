@@ -16,8 +16,8 @@ from .webconf import WebconfReader
 # Sniffers are narrow (a file name pattern, a header or the XML root), so order only breaks ties;
 # papercopilot's comes last because it also claims any JSON list of objects with a title.
 READERS: dict[str, Reader] = {r.name: r for r in (
-    MlanthologyReader(), AclReader(), OpenReviewReader(), AiTopConfReader(), OrGroupsReader(), WebconfReader(),
-    ExplorerReader(), PaperceptReader(), PapercopilotReader())}
+    MlanthologyReader(), AclReader(), OpenReviewReader(), AiTopConfReader(), OrGroupsReader(),
+    WebconfReader(), ExplorerReader(), PaperceptReader(), PapercopilotReader())}
 
 # What each source is called where pages and reports name it (proper names: not translated).
 SOURCE_TITLES: dict[str, str] = {
@@ -41,5 +41,5 @@ def detect(src: SourceFile, fmt: str | None = None) -> Reader:
     raise SourceError("unrecognized file format (use --format to name it)")
 
 
-__all__ = ["READERS", "SOURCE_TITLES", "Parsed", "Reader", "SourceError", "SourceFile", "detect", "expand", "is_url",
-           "load_path", "load_url"]
+__all__ = ["READERS", "SOURCE_TITLES", "Parsed", "Reader", "SourceError", "SourceFile", "detect", "expand",
+           "is_url", "load_path", "load_url"]

@@ -15,11 +15,11 @@ from collections.abc import Iterable
 
 from lxml import etree
 
-from . import normalize as nz
 from .. import venues
 from ..models import Author, Record
 from ..names import author_key, display_name, make_authors
 from ..text import clean
+from . import normalize as nz
 from .base import Parsed, SourceError, SourceFile
 
 BASE = "https://aclanthology.org/"
@@ -162,7 +162,8 @@ def _year(cid: str, meta: etree._Element | None) -> int:
         raise SourceError(f"collection {cid!r} has no year") from None
 
 
-def _venue_track(name: str, vid: str, vtype: str, booktitle: str, meta: etree._Element | None) -> tuple[str, str]:
+def _venue_track(name: str, vid: str, vtype: str, booktitle: str,
+                 meta: etree._Element | None) -> tuple[str, str]:
     """Venue key and track for a volume: findings volumes are named after their conference, TACL
     is a journal, known volume ids map through VOLUME_TRACKS, others are read from the booktitle."""
     if name == "findings":
@@ -237,7 +238,7 @@ def _authors(elems: Iterable[etree._Element]) -> tuple[list[Author], dict[str, s
         if pid := a.get("id"):
             person_ids[name] = pid
     authors = make_authors(names, affs)
-    for author, oid in zip(authors, orcids):
+    for author, oid in zip(authors, orcids, strict=True):
         author.orcid = oid
     return authors, person_ids
 

@@ -18,14 +18,15 @@ author's given name glued to their end (see ``GluedNames``).
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import orjson
 
-from . import normalize as nz
 from .. import venues
 from ..models import Record
 from ..text import clean, title_key
+from . import normalize as nz
 from .base import Collector, Parsed, SourceError, SourceFile
 
 NAME_RE = re.compile(r"^([a-z][a-z0-9]*)_(\d{4})$")
@@ -54,7 +55,8 @@ class AiTopConfReader:
     def parse(self, src: SourceFile) -> Parsed:
         m = NAME_RE.match(src.stem)
         if not m:
-            raise SourceError(f"file name {src.basename!r} has no year (expected <conf>_<year>.json, e.g. icml_2026.json)")
+            raise SourceError(f"file name {src.basename!r} has no year (expected <conf>_<year>.json, e.g. "
+                              "icml_2026.json)")
         venue, year = venues.canonical(m.group(1)), nz.year(m.group(2))
         try:
             data = orjson.loads(src.data)
@@ -68,7 +70,7 @@ class AiTopConfReader:
         col = Collector()
         seen: set[tuple[str, str | None]] = set()
         for i, raw in enumerate(data):
-            col.add(f"record {i}", lambda raw=raw: self._record(raw, fkey, venue, year, glued, seen))
+            col.add(f"record {i}", partial(self._record, raw, fkey, venue, year, glued, seen))
         return col.out
 
     def _record(self, r: Any, fkey: str, venue: str, year: int, glued: GluedNames | None,
@@ -81,7 +83,7 @@ class AiTopConfReader:
         for f in ("url", "track", "subtrack"):
             if r.get(f) is not None and not isinstance(r[f], str):
                 raise nz.RecordError(f"'{f}' should be text")
-        base = "https://aclanthology.org" if glued is not None else None        # ACL's lists have relative links
+        base = "https://aclanthology.org" if glued is not None else None   # ACL's lists have relative links
         url = nz.url(r.get("url"), base) if r.get("url") else None
         ids: dict[str, str] = {}
         links: dict[str, str] = {}
@@ -158,8 +160,8 @@ def _area_track(venue: str, raw: object, url: str, track: str | None) -> tuple[s
         return None, track
     if fam in ("iclr", "icml", "neurips"):
         if fam == "neurips":
-            track = "datasets-and-benchmarks" if "Datasets_and_Benchmarks" in url or text == "Datasets and Benchmarks" \
-                else "main"
+            track = "datasets-and-benchmarks" \
+                if "Datasets_and_Benchmarks" in url or text == "Datasets and Benchmarks" else "main"
         return text or None, track or "main"
     if not text:
         return None, "journal" if venues.get(venue).kind == "journal" else "main"
@@ -187,11 +189,13 @@ class GluedNames:
     _PART = rf"(?:{_NAME}|[A-Z])"
     TAIL = re.compile(
         rf"(?:(?<=[a-z0-9?!.)\]”’\"'])|(?<=[A-Z]{{2}}))\u202a?"
-        rf"(?P<name>{_PART}(?:[ -](?:{_PART}|(?:de|la|van|von|der|da|di|du|le|el|bin)\b))*[A-Z.]*)[\s(\-\u202c]*$")
+        rf"(?P<name>{_PART}(?:[ -](?:{_PART}|(?:de|la|van|von|der|da|di|du|le|el|bin)\b))*[A-Z.]*)"
+        r"[\s(\-\u202c]*$")
     SIGN = re.compile(r"[\s(\-\u202c]$")
     # Without the sign, only a one-syllable romanised given name (the scraper cut "Zhi-Hua" at its
     # hyphen): "Zhao", "Hyo", "Eun", "Cheng"; not English words such as "Bank" or "Guess".
-    SHORT = re.compile(r"(?<=[a-z]{3})((?:(?:[BCDFGHJKLMNPQRSTWXYZ]|Ch|Zh|Sh)[aeiouy]{1,3}|[AEIOUY][aeiouy]{0,2})(?:ng|n|m)?)$")
+    SHORT = re.compile(r"(?<=[a-z]{3})((?:(?:[BCDFGHJKLMNPQRSTWXYZ]|Ch|Zh|Sh)[aeiouy]{1,3}"
+                       r"|[AEIOUY][aeiouy]{0,2})(?:ng|n|m)?)$")
 
     def __init__(self, titles: list[object]) -> None:
         self.words: dict[str, int] = {}

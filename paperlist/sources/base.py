@@ -15,9 +15,10 @@ import re
 import urllib.error
 import urllib.request
 import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Protocol
 from urllib.parse import unquote, urlsplit
 
 from ..models import Record
@@ -147,7 +148,8 @@ class Collector:
             if fuller:
                 records[pos] = rec
                 self._at[rec.key] = pos
-            self.skip(where, f"lists the same paper as an earlier record (kept {'this one' if fuller else 'the first'})")
+            self.skip(where, "lists the same paper as an earlier record"
+                             f" (kept {'this one' if fuller else 'the first'})")
             return
         self._at[rec.key] = len(records)
         records.append(rec)

@@ -17,11 +17,11 @@ from typing import Any
 
 import orjson
 
-from . import normalize as nz
 from .. import venues
 from ..models import Author, Record
 from ..names import make_authors
 from ..text import clean, title_key
+from . import normalize as nz
 from .base import Collector, Parsed, SourceError, SourceFile, json_with_papers
 from .papercept import person_name
 
@@ -39,7 +39,8 @@ class ExplorerReader:
         """A JSON object whose 'papers' hold the explorer's session keys: the head is checked
         first, the file is parsed only when it looks right."""
         head = src.data[:4096].removeprefix(b"\xef\xbb\xbf").lstrip()
-        if not head.startswith(b"{") or not all(k in head for k in (b'"papers"', b'"session_title"', b'"code"')):
+        if not head.startswith(b"{") or not all(k in head
+                                                for k in (b'"papers"', b'"session_title"', b'"code"')):
             return False
         try:
             data = orjson.loads(src.data)
@@ -47,7 +48,8 @@ class ExplorerReader:
             return False
         papers = data.get("papers") if isinstance(data, dict) else None
         return isinstance(papers, list) and any(
-            isinstance(p, dict) and {"code", "session_title", "title", "authors"} <= p.keys() for p in papers[:5])
+            isinstance(p, dict) and {"code", "session_title", "title", "authors"} <= p.keys()
+            for p in papers[:5])
 
     def file_key(self, src: SourceFile) -> str:
         return f"explorer:{src.stem}"
@@ -124,7 +126,8 @@ def _text(p: dict[str, Any], field: str) -> str:
 
 
 def _venue_year(src: SourceFile, source: object) -> tuple[str, int]:
-    """From the file name (iros2026-papers.json), else the index's own title ("IROS 2026 Paper & Author Index")."""
+    """From the file name (iros2026-papers.json), else the index's own title ("IROS 2026 Paper &
+    Author Index")."""
     m = _NAME.match(src.stem) or _SOURCE.search(clean(source))
     if not m:
         raise SourceError(f"no venue and year in 'source' or the file name {src.basename!r} "

@@ -9,14 +9,15 @@ Scholar, OpenAlex, OpenReview, PMLR and CVF (Apache-2.0).
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import orjson
 
-from . import normalize as nz
 from ..models import Author, Record
 from ..names import author_key, display_name
 from ..text import clean
+from . import normalize as nz
 from .base import Collector, Parsed, SourceError, SourceFile, json_with_papers
 
 PAPERS_RE = re.compile(r"^([a-z][a-z0-9]*)-(\d{4})$")
@@ -47,7 +48,7 @@ class MlanthologyReader:
             items = list(enumerate(json_with_papers(src)["papers"]))
         col = Collector()
         for i, raw in items:
-            col.add(f"record {i}", lambda raw=raw: self._record(raw, src))
+            col.add(f"record {i}", partial(self._record, raw, src))
         return col.out
 
     def _lines(self, src: SourceFile) -> list[tuple[int, Any]]:
@@ -82,7 +83,8 @@ class MlanthologyReader:
             if (o := nz.openreview_id(p.get(field))) and "openreview" not in ids:
                 ids["openreview"] = o
         sid = clean(p.get("source_id"))
-        if "openreview" not in ids and "openreview" in clean(p.get("source")) and re.fullmatch(r"[A-Za-z0-9_-]{8,14}", sid):
+        if ("openreview" not in ids and "openreview" in clean(p.get("source"))
+                and re.fullmatch(r"[A-Za-z0-9_-]{8,14}", sid)):
             ids["openreview"] = sid
         for field in ("venue_url", "pdf_url"):
             v = clean(p.get(field))

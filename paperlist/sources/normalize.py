@@ -30,7 +30,8 @@ _STATUS_RULES: tuple[tuple[str, str | None], ...] = (
     (r"spotlight", "spotlight"),
     (r"highlight", "highlight"),
     (r"poster", "poster"),
-    (r"accept|\bmain\b|\blong\b|\bshort\b|findings|technical|industry|demo|workshop|tog paper|journal", "accepted"),
+    (r"accept|\bmain\b|\blong\b|\bshort\b|findings|technical|industry|demo|workshop|tog paper|journal",
+     "accepted"),
     (r"^active$|under review|^pending", None),
 )
 
@@ -127,14 +128,18 @@ def openreview_id(value: object) -> str | None:
 # Publishers' paper pages whose address names one paper: (kind, pattern of its id). The merge
 # joins records through them as through ids (normalize.link_id); they are not shown as ids.
 _LINK_IDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("cvf", re.compile(r"openaccess\.thecvf\.com/content[_/][^/]+/(?:html|papers)/([^/?#]+?)(?:\.html|\.pdf)$", re.I)),
-    ("ecva", re.compile(r"ecva\.net/papers/eccv_\d{4}/papers_ECCV/(?:html|papers)/([^/?#]+?)(?:\.php|\.pdf)$", re.I)),
-    ("pmlr", re.compile(r"proceedings\.mlr\.press/(v\d+/[a-z0-9-]+?\d{2}[a-z]*)(?:\.html|/[^/]+\.pdf|/)?$", re.I)),
-    ("nips", re.compile(r"(?:papers\.nips\.cc|proceedings\.neurips\.cc)/paper(?:_files/paper)?/\d{4}/(?:hash|file)/"
-                        r"([0-9a-f]{32})-", re.I)),
+    ("cvf", re.compile(r"openaccess\.thecvf\.com/content[_/][^/]+/(?:html|papers)/"
+                       r"([^/?#]+?)(?:\.html|\.pdf)$", re.I)),
+    ("ecva", re.compile(r"ecva\.net/papers/eccv_\d{4}/papers_ECCV/(?:html|papers)/"
+                        r"([^/?#]+?)(?:\.php|\.pdf)$", re.I)),
+    ("pmlr", re.compile(r"proceedings\.mlr\.press/"
+                        r"(v\d+/[a-z0-9-]+?\d{2}[a-z]*)(?:\.html|/[^/]+\.pdf|/)?$", re.I)),
+    ("nips", re.compile(r"(?:papers\.nips\.cc|proceedings\.neurips\.cc)/paper(?:_files/paper)?/"
+                        r"\d{4}/(?:hash|file)/([0-9a-f]{32})-", re.I)),
     ("aaai", re.compile(r"ojs\.aaai\.org/index\.php/AAAI/article/(?:view|download)/(\d+)", re.I)),
     ("ijcai", re.compile(r"ijcai\.org/proceedings/(\d{4})/0*(\d+)(?:\.pdf)?/?$", re.I)),
-    ("acl", re.compile(r"aclanthology\.org/+(\d{4}\.[a-z0-9-]+\.\d+|[A-Z]\d{2}-\d{4})(?:\.pdf|\.bib)?/?$", re.I)),
+    ("acl", re.compile(r"aclanthology\.org/+"
+                       r"(\d{4}\.[a-z0-9-]+\.\d+|[A-Z]\d{2}-\d{4})(?:\.pdf|\.bib)?/?$", re.I)),
 )
 
 

@@ -21,14 +21,14 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import Any
 
-
-from . import normalize as nz
 from .. import venues
 from ..models import Record
 from ..names import make_authors, split_author_string
 from ..text import clean, title_key
+from . import normalize as nz
 from .base import Collector, Parsed, SourceError, SourceFile, json_with_papers
 
 _TSV_NAME = re.compile(r"^(?P<group>[A-Za-z0-9.-]+(?:_[A-Za-z0-9.-]+)*?)_(?P<year>\d{4})_Conference$")
@@ -69,7 +69,8 @@ class OpenReviewReader:
             fkey = self.file_key(src)        # once: the accepted and orals keys read the content
             parsed: Parsed = getattr(self, f"_{layout}")(src, fkey)
             return parsed
-        raise SourceError("not an OpenReview export this reader knows (TSV, decisions CSV, accepted CSV, orals JSON)")
+        raise SourceError("not an OpenReview export this reader knows (TSV, decisions CSV, accepted "
+                          "CSV, orals JSON)")
 
     @staticmethod
     def _layout(src: SourceFile) -> str | None:
@@ -104,7 +105,8 @@ class OpenReviewReader:
         fitting = [(n, c) for c, n in counts.items() if c in TSV_COLUMNS]
         if not fitting:
             found, n = counts.most_common(1)[0]
-            raise SourceError(f"no line has 9 or 11 tab-separated columns (found {found} on {n} of {len(lines)} lines)")
+            raise SourceError(f"no line has 9 or 11 tab-separated columns (found {found} on {n} of "
+                              f"{len(lines)} lines)")
         ncols = max(fitting)[1]            # the layout most lines fit; the others are skipped below
         names = TSV_COLUMNS[ncols]
 
@@ -116,7 +118,7 @@ class OpenReviewReader:
                     # a tab or a line break inside a value: the row cannot be split reliably
                     yield where, f"expected {ncols} tab-separated columns, found {len(cells)}"
                 else:
-                    yield where, dict(zip(names, cells))
+                    yield where, dict(zip(names, cells, strict=True))
 
         def build(r: dict[str, str]) -> Record:
             links = {k: u for k in ("pdf", "supplementary") if (u := nz.url(r[k]))}
@@ -140,7 +142,8 @@ class OpenReviewReader:
 
     def _decisions(self, src: SourceFile, fkey: str) -> Parsed:
         table = _csv_rows(src)
-        decisions = Counter(vy for _, r in table if isinstance(r, dict) and (vy := _venue_year(r.get("decision", ""))))
+        decisions = Counter(vy for _, r in table
+                            if isinstance(r, dict) and (vy := _venue_year(r.get("decision", ""))))
         if not decisions:
             raise SourceError("no decision names a venue and year (e.g. 'ICLR 2025 Poster')")
         (venue, year), _ = decisions.most_common(1)[0]
@@ -165,10 +168,10 @@ class OpenReviewReader:
             venue, year = _venue_year(r["venue"]) or (file_venue, file_year)
             oid = nz.openreview_id(r["openreview_url"])
             extra = {k: _number(v) for k, v in r.items() if k not in modeled and clean(v)}
-            return self._record(fkey, venue, year, r["title"], [], raw_status=r["venue"], abstract=r["abstract"],
-                                ids={"openreview": oid} if oid else {}, keywords=split_keywords(r["keywords"]),
-                                primary_area=r["primary_area"], summary_zh=multiline(r["explain_zh"]) or None,
-                                extra=extra)
+            return self._record(fkey, venue, year, r["title"], [], raw_status=r["venue"],
+                                abstract=r["abstract"], ids={"openreview": oid} if oid else {},
+                                keywords=split_keywords(r["keywords"]), primary_area=r["primary_area"],
+                                summary_zh=multiline(r["explain_zh"]) or None, extra=extra)
 
         return _collect(_csv_rows(src), build)
 
@@ -182,7 +185,8 @@ class OpenReviewReader:
 
         def rows() -> Iterator[tuple[str, dict[str, Any] | str]]:
             for i, p in enumerate(data["papers"]):
-                yield f"paper {i}", p if isinstance(p, dict) else f"expected an object, found {type(p).__name__}"
+                yield f"paper {i}", (p if isinstance(p, dict)
+                                     else f"expected an object, found {type(p).__name__}")
 
         def build(p: dict[str, Any]) -> Record:
             title = p.get("title")
@@ -198,12 +202,14 @@ class OpenReviewReader:
                 ids["arxiv"] = a
             links = {k: u for k, f in (("site", "iclrcc_url"), ("pdf", "pdf_url")) if (u := nz.url(p.get(f)))}
             kw = p.get("keywords")
-            keywords = [k for item in kw if isinstance(item, str) for k in split_keywords(item, commas=False)] \
+            keywords = [k for item in kw if isinstance(item, str)
+                        for k in split_keywords(item, commas=False)] \
                 if isinstance(kw, list) else split_keywords(kw if isinstance(kw, str) else "")
             extra = {k: v for k, v in p.items() if k not in modeled and v not in (None, "", [])}
-            return self._record(fkey, venue, year, title, [clean(n) for n in names if clean(n)], raw_status="oral",
-                                abstract=p.get("abstract"), ids=ids, links=links, keywords=keywords,
-                                primary_area=p.get("primary_area"), tldr=p.get("tldr"), extra=extra)
+            return self._record(fkey, venue, year, title, [clean(n) for n in names if clean(n)],
+                                raw_status="oral", abstract=p.get("abstract"), ids=ids, links=links,
+                                keywords=keywords, primary_area=p.get("primary_area"), tldr=p.get("tldr"),
+                                extra=extra)
 
         return _collect(rows(), build)
 
@@ -222,9 +228,9 @@ class OpenReviewReader:
         key = ids.get("openreview") or f"t:{title_key(clean(title))[:120]}"
         return nz.record(
             source=self.name, file=fkey, key=key, venue=venue, year=year, title=title,
-            authors=make_authors(names), abstract=nz.abstract(abstract), status=status, ids=ids, links=links or {},
-            keywords=keywords or [], primary_area=nz.text_or_none(primary_area), tldr=nz.text_or_none(tldr),
-            summary_zh=summary_zh, extra=extra,
+            authors=make_authors(names), abstract=nz.abstract(abstract), status=status, ids=ids,
+            links=links or {}, keywords=keywords or [], primary_area=nz.text_or_none(primary_area),
+            tldr=nz.text_or_none(tldr), summary_zh=summary_zh, extra=extra,
         )
 
 
@@ -237,7 +243,7 @@ def _collect(rows: Iterable[tuple[str, Any]], build: Callable[[Any], Record]) ->
         if isinstance(row, str):
             col.skip(where, row)
         else:
-            col.add(where, lambda row=row: build(row))
+            col.add(where, partial(build, row))
     return col.out
 
 
@@ -271,7 +277,7 @@ def _csv_rows(src: SourceFile) -> list[tuple[str, dict[str, str] | str]]:
             if len(cells) != len(header):
                 out.append((where, f"expected {len(header)} columns, found {len(cells)}"))
             else:
-                out.append((where, dict(zip(header, cells))))
+                out.append((where, dict(zip(header, cells, strict=True))))
     except csv.Error as e:
         raise SourceError(f"not valid CSV at line {reader.line_num}: {e}") from None
     if out and all(isinstance(r, str) for _, r in out):

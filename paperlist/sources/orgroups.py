@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import partial
 from typing import Any
 
 import orjson
 
-from . import normalize as nz
 from .. import venues
-from ..models import Record
 from ..text import clean
+from . import normalize as nz
 from .base import Collector, Parsed, SourceError, SourceFile
 
 _FOLDER = re.compile(r"([a-z]+)[-_]?((?:19|20)\d{2})[/\\][^/\\]*$", re.I)
@@ -94,7 +94,8 @@ class OrGroupsReader:
     def parse(self, src: SourceFile) -> Parsed:
         layout = self._layout(src)
         if layout is None:
-            raise SourceError("not a categories or institutions list (a JSON list with 'paper_ids' or 'lead_paper_ids')")
+            raise SourceError("not a categories or institutions list (a JSON list with 'paper_ids' or "
+                              "'lead_paper_ids')")
         venue, year = _venue_year(src)
         try:
             data = orjson.loads(src.data)
@@ -106,14 +107,15 @@ class OrGroupsReader:
         col = Collector()
         rows = _categories(data, col) if layout == "categories" else _orgs(data, col)
         for pid, facts in rows.items():
-            col.add(f"paper {pid}", lambda pid=pid, facts=facts: nz.record(
-                source=self.name, file=fkey, key=pid, venue=venue, year=year, title="", authors=[],
+            col.add(f"paper {pid}", partial(
+                nz.record, source=self.name, file=fkey, key=pid, venue=venue, year=year, title="", authors=[],
                 ids={"openreview": pid}, annotation=True, **facts))
         return col.out
 
 
 def _ids(value: object) -> list[str]:
-    return [x for x in value if isinstance(x, str) and _FORUM_ID.fullmatch(x)] if isinstance(value, list) else []
+    return [x for x in value
+            if isinstance(x, str) and _FORUM_ID.fullmatch(x)] if isinstance(value, list) else []
 
 
 def _categories(data: list[Any], col: Collector) -> dict[str, dict[str, Any]]:

@@ -55,8 +55,8 @@ ACL_YEARS = range(2022, 2027)
 ICLR2026_AREAS = (
     "alignment, fairness, safety, privacy, and societal considerations",
     "applications to computer vision, audio, language, and other modalities", "datasets and benchmarks",
-    "foundation or frontier models, including LLMs", "generative models", "interpretability and explainable AI",
-    "learning theory", "optimization",
+    "foundation or frontier models, including LLMs", "generative models",
+    "interpretability and explainable AI", "learning theory", "optimization",
     "probabilistic methods (Bayesian methods, variational inference, sampling, UQ, etc.)",
     "reinforcement learning", "transfer learning, meta learning, and lifelong learning",
     "unsupervised, self-supervised, semi-supervised, and supervised representation learning",
@@ -112,8 +112,8 @@ def _acl_local(path: str) -> str | None:
 
 
 def _tables_local(path: str) -> str | None:
-    m = re.fullmatch(r"ConferenceTables/((ICLR|ICML)_cc_2024_Conference|robot-learning_org_CoRL_\d{4}_Conference)\.csv",
-                     path)
+    m = re.fullmatch(r"ConferenceTables/((ICLR|ICML)_cc_2024_Conference"
+                     r"|robot-learning_org_CoRL_\d{4}_Conference)\.csv", path)
     return f"openreview-exports/iclr2024-icml2024-corl/{path.split('/')[1]}" if m else None
 
 
@@ -154,7 +154,8 @@ ORIGINS: dict[str, list[Origin]] = {
         lambda: [f"{c}/{c}{y}.json" for c, spec in KNOWN_PAPERCOPILOT.items() for y in _years(spec)])],
     "mlanthology": [Origin(
         "rbnyng/mlanthology", "main", _mlanthology_local,
-        lambda: [f"data/papers/{v}-{y}.json.gz" for v, s in KNOWN_MLANTHOLOGY_PAPERS.items() for y in _years(s)]
+        lambda: [f"data/papers/{v}-{y}.json.gz" for v, s in KNOWN_MLANTHOLOGY_PAPERS.items()
+                 for y in _years(s)]
         + [f"data/legacy/{v}-legacy.jsonl.gz" for v in KNOWN_MLANTHOLOGY_LEGACY])],
     "acl": [Origin(
         "acl-org/acl-anthology", "master", _acl_local,
@@ -165,12 +166,14 @@ ORIGINS: dict[str, list[Origin]] = {
                    "ICLR_cc_2024_Conference", "ICML_cc_2024_Conference",
                    "robot-learning_org_CoRL_2024_Conference", "robot-learning_org_CoRL_2025_Conference")]),
         Origin("whitney-house/ICLR2025-OpenReview", "main",
-               lambda p: "openreview-exports/iclr2025/iclr2025-decisions.csv" if p == "data/papers.csv" else None,
+               lambda p: ("openreview-exports/iclr2025/iclr2025-decisions.csv"
+                          if p == "data/papers.csv" else None),
                lambda: ["data/papers.csv"]),
         Origin("alickzhu/iclr2026-papers", "main", _iclr2026_local,
                lambda: [f"iclr_paper/primary_area__{a}.csv" for a in ICLR2026_AREAS]),
         Origin("bmtlima/iclr-2026-oral", "main",
-               lambda p: "openreview-exports/iclr2026/orals-with-authors.json" if p == "data/papers.json" else None,
+               lambda p: ("openreview-exports/iclr2026/orals-with-authors.json"
+                          if p == "data/papers.json" else None),
                lambda: ["data/papers.json"]),
     ],
     "aitopconf": [Origin(

@@ -28,15 +28,16 @@ from functools import partial
 import lxml.html
 from lxml import etree
 
-from . import normalize as nz
 from .. import venues
 from ..models import Record
 from ..names import make_authors
 from ..text import clean
+from . import normalize as nz
 from .base import Collector, Parsed, SourceError, SourceFile
 
 _NAME = re.compile(r"^(?P<venue>[a-z]+)(?P<year>(?:19|20)\d{2})-(?P<layout>titles|program)-", re.IGNORECASE)
-_DAY = re.compile(r"Technical Program for (?P<day>[A-Z][a-z]+day) (?P<date>[A-Z][a-z]+ \d{1,2}, (?P<year>(?:19|20)\d{2}))")
+_DAY = re.compile(r"Technical Program for (?P<day>[A-Z][a-z]+day) (?P<date>[A-Z][a-z]+ \d{1,2}, "
+                  r"(?P<year>(?:19|20)\d{2}))")
 _PAPER = re.compile(r"^(?P<time>\d{1,2}:\d{2}-\d{1,2}:\d{2}), Paper (?P<code>\S+)$")
 _SESSION = re.compile(r"^(?P<code>\S+)\s{2,}(?P<what>\S.*)$")
 _ACRONYM = re.compile(r"\(([A-Z][A-Za-z]{1,15})\)")
@@ -95,9 +96,11 @@ class PaperceptReader:
             page = _PAGE_TITLE.match(clean(doc.findtext(".//title")))      # "ICRA 2026 Program | Tuesday …"
             guess = (page.group(1), page.group(2)) if page else ("", "")
         else:
-            raise SourceError("not a PaperPlaza program (no 'Add to My Program' entries, no class=\"pHdr\" rows)")
+            raise SourceError("not a PaperPlaza program (no 'Add to My Program' entries, no "
+                              "class=\"pHdr\" rows)")
         if not papers:
-            raise SourceError(f"no papers found in the {layout} program (expected 'HH:MM-HH:MM, Paper <code>' entries)")
+            raise SourceError(f"no papers found in the {layout} program (expected 'HH:MM-HH:MM, Paper "
+                              "<code>' entries)")
         venue, year = _venue_year(src, *guess)
         fkey = self.file_key(src)
         col = Collector()
@@ -118,7 +121,8 @@ class PaperceptReader:
         names = [person_name(n) for n, _ in p.authors]
         return nz.record(
             source=self.name, file=fkey, key=p.code, venue=venue, year=year, title=p.title,
-            authors=make_authors([n for n in names if n], [a for (_, a), n in zip(p.authors, names) if n]),
+            authors=make_authors([n for n in names if n],
+                                 [a for (_, a), n in zip(p.authors, names, strict=True) if n]),
             abstract=nz.abstract(p.abstract), status="accepted", keywords=nz.keywords(p.keywords),
             track="late-breaking-results" if "late breaking" in kind else None,
             award="award finalist" if "award" in kind else None,
@@ -240,7 +244,8 @@ def _html_document(data: bytes) -> etree._Element:
     try:
         return lxml.html.document_fromstring(text.encode("utf-8"), parser=parser)
     except (etree.LxmlError, ValueError) as e:
-        raise SourceError(f"not readable HTML: {str(e).splitlines()[0] if str(e) else 'parse error'}") from None
+        raise SourceError("not readable HTML: "
+                          f"{str(e).splitlines()[0] if str(e) else 'parse error'}") from None
 
 
 def _html_papers(doc: etree._Element) -> list[_Paper]:
@@ -254,14 +259,16 @@ def _html_papers(doc: etree._Element) -> list[_Paper]:
         cells = tr.findall("td")
         if "sHdr" in classes:
             bold = tr.find("td/a/b")
-            if bold is not None and bold.getparent().get("name"):       # "<b>TuI1I</b>&nbsp; Interactive Session, Hall C"
+            # "<b>TuI1I</b>&nbsp; Interactive Session, Hall C"
+            if bold is not None and bold.getparent().get("name"):
                 session = _session(_text(bold), bold.tail or "", "")
             elif bold is not None:
                 session.title = _text(bold)
             paper = None
         elif "pHdr" in classes:
             m = _PAPER.match(_text(cells[0]) if cells else "")
-            paper = _Paper(tr.sourceline or 0, m.group("code") if m else "", m.group("time") if m else "", session)
+            paper = _Paper(tr.sourceline or 0, m.group("code") if m else "",
+                           m.group("time") if m else "", session)
             anchor = tr.find("td/a[@name]")
             paper.anchor = (anchor.get("name") or "") if anchor is not None else ""
             papers.append(paper)
@@ -290,7 +297,8 @@ def _paper_row(tr: etree._Element, cells: list[etree._Element], paper: _Paper) -
                     if sib.tag == "a":
                         paper.keywords.append(_text(sib))
             elif name == "abstract":
-                paper.abstract = clean((label.tail or "") + "".join(_flat(sib, True) for sib in label.itersiblings()))
+                paper.abstract = clean((label.tail or "") + "".join(_flat(sib, True)
+                                                                    for sib in label.itersiblings()))
     elif len(cells) == 2 and cells[0].find("a") is not None and "r" in (cells[1].get("class") or "").split():
         paper.authors.append((_text(cells[0]), _text(cells[1])))
 

@@ -8,15 +8,16 @@ come from the file name; everything we do not model is kept in ``extra``.
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import orjson
 
-from . import normalize as nz
 from .. import venues
 from ..models import Record
 from ..names import make_authors, split_author_string
 from ..text import clean, title_key
+from . import normalize as nz
 from .base import Collector, Parsed, SourceError, SourceFile
 
 NAME_RE = re.compile(r"^([a-z][a-z0-9]*?|\d[a-z][a-z0-9]*?)(\d{4})$", re.I)
@@ -24,7 +25,8 @@ _OTHER_LIST_NAME = re.compile(r"^[a-z][a-z0-9]*_\d{4}$", re.I)
 
 # Hosts that relative links ("/media/PosterPDFs/...") hang off, by papercopilot's directory name.
 _HOSTS = {"nips": "https://neurips.cc", "icml": "https://icml.cc", "iclr": "https://iclr.cc",
-          "cvpr": "https://cvpr.thecvf.com", "iccv": "https://iccv.thecvf.com", "eccv": "https://eccv.ecva.net"}
+          "cvpr": "https://cvpr.thecvf.com", "iccv": "https://iccv.thecvf.com",
+          "eccv": "https://eccv.ecva.net"}
 _OPENREVIEW_PATHS = ("/attachment", "/pdf", "/forum", "/notes")
 
 _LINK_FIELDS: tuple[tuple[str, str], ...] = (
@@ -59,7 +61,8 @@ class PapercopilotReader:
     def parse(self, src: SourceFile) -> Parsed:
         m = NAME_RE.match(src.stem)
         if not m:
-            raise SourceError(f"file name {src.basename!r} has no year (expected <conf><year>.json, e.g. nips2024.json)")
+            raise SourceError(f"file name {src.basename!r} has no year (expected <conf><year>.json, e.g. "
+                              "nips2024.json)")
         conf, year = m.group(1).lower(), nz.year(m.group(2))
         try:
             data = orjson.loads(src.data)
@@ -70,7 +73,7 @@ class PapercopilotReader:
         venue = venues.canonical(conf)
         col = Collector()
         for i, raw in enumerate(data):
-            col.add(f"record {i}", lambda raw=raw: self._record(raw, src, conf, venue, year))
+            col.add(f"record {i}", partial(self._record, raw, src, conf, venue, year))
         return col.out
 
     def _record(self, r: Any, src: SourceFile, conf: str, venue: str, year: int) -> Record:
@@ -78,7 +81,8 @@ class PapercopilotReader:
             raise nz.RecordError(f"expected an object, found {_kind(r)}")
         title = r.get("title")
         if not isinstance(title, str) or not clean(title):
-            raise nz.RecordError("record has no title" if not title else f"'title' should be text, found {_kind(title)}")
+            raise nz.RecordError("record has no title" if not title
+                                 else f"'title' should be text, found {_kind(title)}")
         _check_text(r, "abstract", "status", "track", "keywords", "primary_area", "bibtex")
         names = _author_names(r)
         aff_raw = r.get("aff") if isinstance(r.get("aff"), str) else r.get("affs")

@@ -26,10 +26,10 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
-from . import normalize as nz
 from ..models import Record
 from ..names import make_authors, split_author_string
 from ..text import clean, title_key
+from . import normalize as nz
 from .base import Collector, Parsed, SourceError, SourceFile
 
 NAME_RE = re.compile(r"^www((?:19|20)\d{2})-([a-z0-9][a-z0-9-]*)$", re.IGNORECASE)
@@ -45,9 +45,12 @@ _WORKSHOP_COLUMNS = ("id", "title", "authors")
 _MODELED = {"id", "track", "title", "authors", "paper title", "author", "supervisor(s)", "affiliation"}
 _WORKSHOP_ID = re.compile(r"wk(\d{2})(\d{2})([a-z]?)", re.IGNORECASE)
 _WITHDRAWN = re.compile(r"WITHDRAWN\b(?P<note>.*?)--\s*")          # "WITHDRAWN 2/2 by chairs -- Title"
-_TAG = re.compile(r"\((?:wt|wk(?:-[a-z])?)\)\s*|wk(?:-[a-z])?\s+-\s+", re.IGNORECASE)   # "(wk-s)", "(wt) ", "wk-i - "
-_NO_AFFILIATION = re.compile(r"need(?:s|ed)? affiliation|affiliation required|researcher|n/?a|none|tbd|-+", re.IGNORECASE)
-_EXPECTED = "'id,Title,Authors', 'id,Track,Title,Authors', 'Paper Title,Author,Supervisor(s),Affiliation' or 'wk0100i,…'"
+# "(wk-s)", "(wt) ", "wk-i - "
+_TAG = re.compile(r"\((?:wt|wk(?:-[a-z])?)\)\s*|wk(?:-[a-z])?\s+-\s+", re.IGNORECASE)
+_NO_AFFILIATION = re.compile(r"need(?:s|ed)? affiliation|affiliation required|researcher|n/?a|none|tbd|-+",
+                             re.IGNORECASE)
+_EXPECTED = ("'id,Title,Authors', 'id,Track,Title,Authors', 'Paper Title,Author,Supervisor(s),Affiliation' "
+             "or 'wk0100i,…'")
 
 Row = tuple[str, dict[str, str] | str]        # (where, cells by column name, or why the row is skipped)
 
@@ -61,7 +64,8 @@ class WebconfReader:
             return False
         head = src.data[:8192].decode("utf-8-sig", "replace")
         try:
-            first = next((c for c in csv.reader(io.StringIO(head, newline="")) if any(x.strip() for x in c)), None)
+            first = next((c for c in csv.reader(io.StringIO(head, newline=""))
+                          if any(x.strip() for x in c)), None)
         except csv.Error:
             return False
         return first is not None and _layout(first) is not None
@@ -145,7 +149,7 @@ def _rows(lines: list[tuple[int, list[str]]], header: tuple[str, ...]) -> list[R
         if len(cells) != len(header):
             out.append((where, f"expected {len(header)} columns, found {len(cells)}"))
         else:
-            out.append((where, dict(zip(header, cells))))
+            out.append((where, dict(zip(header, cells, strict=True))))
     if out and all(isinstance(r, str) for _, r in out):
         raise SourceError(f"no row has the {len(header)} columns of the header")
     return out

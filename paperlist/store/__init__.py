@@ -9,7 +9,6 @@ from .ingest import FileCounts, FileState, IngestMixin, PaperCounts, encode_reco
 from .read import ReadMixin
 from .topics import TopicDoc, TopicsMixin
 
-
 STORE_FILE = "paperlist.db"        # the store's file in a home (paperlist.service.Home)
 
 
@@ -18,5 +17,5 @@ class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin, TopicsMixin):
     an existing one for serving."""
 
 
-__all__ = ["SCHEMA_VERSION", "STORE_FILE", "FileCounts", "FileState", "IndexDoc", "ListFilter", "PaperCounts", "Store", "StoreError", "TopicDoc",
-           "encode_record", "record_block"]
+__all__ = ["SCHEMA_VERSION", "STORE_FILE", "FileCounts", "FileState", "IndexDoc", "ListFilter", "PaperCounts",
+           "Store", "StoreError", "TopicDoc", "encode_record", "record_block"]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 SCHEMA_VERSION = 3
 
@@ -22,7 +23,8 @@ MIGRATIONS: dict[int, str] = {
     2: """ALTER TABLE papers ADD COLUMN institutions TEXT;
           CREATE TABLE IF NOT EXISTS venue_year_files (
             block TEXT NOT NULL, venue TEXT NOT NULL, year INTEGER NOT NULL, file TEXT NOT NULL,
-            papers INTEGER NOT NULL, records INTEGER NOT NULL, PRIMARY KEY (venue, year, file)) WITHOUT ROWID;""",
+            papers INTEGER NOT NULL, records INTEGER NOT NULL,
+            PRIMARY KEY (venue, year, file)) WITHOUT ROWID;""",
 }
 
 
@@ -31,7 +33,7 @@ class StoreError(Exception):
 
 
 def utcnow() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 class StoreBase:
@@ -166,7 +168,8 @@ class StoreBase:
 
 
 # indexes the merge itself reads: kept during bulk loads
-_KEEP_DURING_BULK = {"records_block", "records_paper", "records_key", "papers_block", "venue_year_files_block"}
+_KEEP_DURING_BULK = {"records_block", "records_paper", "records_key", "papers_block",
+                     "venue_year_files_block"}
 
 
 def _schema_sql() -> str:

@@ -11,7 +11,8 @@ from .base import StoreBase
 
 # Card columns: what a paper list shows. The abstract is cut in SQL (a list shows two lines of it).
 _CARD_COLS = ("id, venue, year, title, coalesce(title_plain, title) AS title_plain, status, accepted, track,"
-              " award, citations, updated_at, substr(coalesce(abstract_plain, abstract), 1, 420) AS abstract_head")
+              " award, citations, updated_at,"
+              " substr(coalesce(abstract_plain, abstract), 1, 420) AS abstract_head")
 # How a conference-year list is ordered: the most selective status first, then by title.
 _STATUS_ORDER = ("CASE status WHEN 'oral' THEN 0 WHEN 'spotlight' THEN 1 WHEN 'highlight' THEN 2"
                  " WHEN 'poster' THEN 3 WHEN 'accepted' THEN 4 WHEN 'rejected' THEN 6 WHEN 'withdrawn' THEN 7"
@@ -120,9 +121,10 @@ class BrowseMixin(StoreBase):
             where.append("track=?")
             args.append(flt.track)
         for w in flt.words:
-            where.append("(coalesce(title_plain, title) LIKE ? ESCAPE '\\' OR coalesce(abstract_plain, abstract) LIKE ?"
-                         " ESCAPE '\\' OR EXISTS"
-                         " (SELECT 1 FROM paper_authors a WHERE a.paper_id = papers.id AND a.name LIKE ? ESCAPE '\\'))")
+            where.append("(coalesce(title_plain, title) LIKE ? ESCAPE '\\'"
+                         " OR coalesce(abstract_plain, abstract) LIKE ? ESCAPE '\\' OR EXISTS"
+                         " (SELECT 1 FROM paper_authors a WHERE a.paper_id = papers.id"
+                         " AND a.name LIKE ? ESCAPE '\\'))")
             args.extend([_like(w)] * 3)
         cond = " AND ".join(where)
         total = self.db.execute(f"SELECT count(*) FROM papers WHERE {cond}", args).fetchone()[0]  # noqa: S608
@@ -137,7 +139,8 @@ class BrowseMixin(StoreBase):
         """A venue's most recently added or changed papers as cards (its Atom feed): newest
         ``updated_at`` first, then the newest year, best status, title."""
         rows = [dict(r) for r in self.db.execute(
-            f"SELECT {_CARD_COLS} FROM papers WHERE venue=? ORDER BY updated_at DESC, year DESC, {_STATUS_ORDER},"  # noqa: S608
+            f"SELECT {_CARD_COLS} FROM papers WHERE venue=?"  # noqa: S608
+            f" ORDER BY updated_at DESC, year DESC, {_STATUS_ORDER},"
             " coalesce(title_plain, title) COLLATE NOCASE, id LIMIT ?", (venue, limit))]
         self._attach_authors(rows)
         return rows
@@ -160,7 +163,8 @@ class BrowseMixin(StoreBase):
     def author_cards(self, key: str, limit: int = 2000) -> list[dict[str, Any]]:
         """An author's papers as cards, newest year first."""
         rows = [dict(r) for r in self.db.execute(
-            f"SELECT {_CARD_COLS} FROM papers WHERE id IN (SELECT paper_id FROM paper_authors WHERE author_key=?)"
+            f"SELECT {_CARD_COLS} FROM papers"
+            " WHERE id IN (SELECT paper_id FROM paper_authors WHERE author_key=?)"
             " ORDER BY year DESC, venue, coalesce(title_plain, title) COLLATE NOCASE LIMIT ?", (key, limit))]
         self._attach_authors(rows)
         return rows
@@ -169,7 +173,8 @@ class BrowseMixin(StoreBase):
         """The author's most frequent co-authors: key, name, shared papers."""
         return [dict(r) for r in self.db.execute(
             "SELECT b.author_key AS key, a.name AS name, count(DISTINCT b.paper_id) AS papers"
-            " FROM paper_authors p JOIN paper_authors b ON b.paper_id = p.paper_id AND b.author_key != p.author_key"
+            " FROM paper_authors p"
+            " JOIN paper_authors b ON b.paper_id = p.paper_id AND b.author_key != p.author_key"
             " JOIN authors a ON a.key = b.author_key"
             " WHERE p.author_key=? GROUP BY b.author_key ORDER BY papers DESC, a.name LIMIT ?", (key, limit))]
 

@@ -50,7 +50,8 @@ class DocsMixin(StoreBase):
     def iter_sort_keys(self) -> Iterator[tuple[str, str | None, int, str]]:
         """(id, status, year, plain title) of every paper, ordered by id: what global sort orders
         (browse, title) need, without the heavy columns."""
-        yield from self.db.execute("SELECT id, status, year, coalesce(title_plain, title) FROM papers ORDER BY id")
+        yield from self.db.execute("SELECT id, status, year, coalesce(title_plain, title)"
+                                   " FROM papers ORDER BY id")
 
     def iter_index_docs(self) -> Iterator[IndexDoc]:
         """Every paper, ordered by id, with its authors and keywords. Uses a separate connection
@@ -74,9 +75,9 @@ class DocsMixin(StoreBase):
                 trow = topics.fetchone()
                 for r in papers:
                     pid = r[0]
-                    doc = IndexDoc(id=pid, venue=r[1], family=r[2], year=int(r[3]), title=r[4], title_plain=r[5],
-                                   abstract_plain=r[6] or "", status=r[7], accepted=bool(r[8]), track=r[9],
-                                   citations=r[10], primary_area=r[11])
+                    doc = IndexDoc(id=pid, venue=r[1], family=r[2], year=int(r[3]), title=r[4],
+                                   title_plain=r[5], abstract_plain=r[6] or "", status=r[7],
+                                   accepted=bool(r[8]), track=r[9], citations=r[10], primary_area=r[11])
                     # Children rows of papers that no longer exist sort before pid: skip them.
                     while arow is not None and arow[0] <= pid:
                         if arow[0] == pid:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import orjson
 
@@ -139,7 +139,8 @@ class IngestMixin(StoreBase):
             "SELECT data FROM records WHERE block=? ORDER BY file, key", (block,))]
 
     # --- merged papers ----------------------------------------------------------------------
-    def apply_block(self, block: str, papers: list[tuple[Paper, str]], members: dict[str, list[tuple[str, str]]],
+    def apply_block(self, block: str, papers: list[tuple[Paper, str]],
+                    members: dict[str, list[tuple[str, str]]],
                     prepare: Callable[[Paper], None]) -> PaperCounts:
         """Make the stored papers of ``block`` exactly ``papers`` ((paper, content hash) pairs),
         in one transaction. ``members`` maps each paper id to its (file, key) records. Only
@@ -205,15 +206,16 @@ class IngestMixin(StoreBase):
         now = utcnow()
         db.executemany(
             "INSERT OR REPLACE INTO papers (id, block, venue, family, year, title, title_plain, abstract,"
-            " abstract_plain, track, status, accepted, primary_area, citations, bibtex, tldr, summary_zh, award,"
-            " n_authors, biblio, institutions, ids, sources, provenance, hash, updated_at)"
+            " abstract_plain, track, status, accepted, primary_area, citations, bibtex, tldr, summary_zh,"
+            " award, n_authors, biblio, institutions, ids, sources, provenance, hash, updated_at)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(p.id, block, p.venue, venue_registry.family(p.venue), p.year, p.title,
               None if p.title_plain == p.title else p.title_plain, p.abstract,
-              None if p.abstract_plain == p.abstract else p.abstract_plain, p.track, p.status, int(p.accepted), p.primary_area, p.citations, p.bibtex,
-              p.tldr, p.summary_zh, p.award, len(p.authors), _dumps(p.biblio).decode(),
-              _dumps(p.institutions).decode() if p.institutions else None, _dumps(p.ids).decode(), _dumps(p.sources).decode(),
-              _dumps(p.provenance).decode(), h, now) for p, h in papers])
+              None if p.abstract_plain == p.abstract else p.abstract_plain, p.track, p.status,
+              int(p.accepted), p.primary_area, p.citations, p.bibtex, p.tldr, p.summary_zh, p.award,
+              len(p.authors), _dumps(p.biblio).decode(),
+              _dumps(p.institutions).decode() if p.institutions else None, _dumps(p.ids).decode(),
+              _dumps(p.sources).decode(), _dumps(p.provenance).decode(), h, now) for p, h in papers])
         db.executemany("INSERT INTO paper_authors VALUES (?,?,?,?,?,?)",
                        [(p.id, i, a.key, a.name, a.affiliation, a.orcid)
                         for p, _ in papers for i, a in enumerate(p.authors)])
@@ -228,20 +230,22 @@ class IngestMixin(StoreBase):
     def _retire(self, db: sqlite3.Connection, stale: list[str], old_owner: dict[tuple[str, str], str],
                 new_owner: dict[tuple[str, str], str]) -> None:
         for old_id in stale:
-            heirs = Counter(new_owner[ref] for ref, pid in old_owner.items() if pid == old_id and ref in new_owner)
+            heirs = Counter(new_owner[ref] for ref, pid in old_owner.items()
+                            if pid == old_id and ref in new_owner)
             if not heirs:
                 continue
             heir = sorted(heirs.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
             db.execute("INSERT OR REPLACE INTO paper_aliases VALUES (?, ?)", (old_id, heir))
             db.execute("UPDATE paper_aliases SET paper_id=? WHERE paper_id=?", (heir, old_id))
         # An id that is live again is no longer an alias.
-        db.executemany("DELETE FROM paper_aliases WHERE old_id=?", [(pid,) for pid in set(new_owner.values())])
+        db.executemany("DELETE FROM paper_aliases WHERE old_id=?",
+                       [(pid,) for pid in set(new_owner.values())])
 
     # --- derived tables ---------------------------------------------------------------------
     def refresh_authors(self) -> int:
         """Recompute the authors table for every key a merge touched: display name = the most
         common written form (ties: the one with more non-ASCII letters, then alphabetical)."""
-        keys = getattr(self, "_touched_authors", set())
+        keys: set[str] = getattr(self, "_touched_authors", set())
         if not keys:
             return 0
         with self.transaction() as db:

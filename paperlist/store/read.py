@@ -27,11 +27,13 @@ class ReadMixin(StoreBase):
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(f"SELECT * FROM papers WHERE id IN ({marks})", chunk).fetchall()  # noqa: S608
             authors: dict[str, list[Author]] = {}
-            for r in self.db.execute("SELECT paper_id, name, author_key, affiliation, orcid FROM paper_authors"
-                                     f" WHERE paper_id IN ({marks}) ORDER BY paper_id, position", chunk):  # noqa: S608
+            for r in self.db.execute("SELECT paper_id, name, author_key, affiliation, orcid"
+                                     f" FROM paper_authors WHERE paper_id IN ({marks})"  # noqa: S608
+                                     " ORDER BY paper_id, position", chunk):
                 authors.setdefault(r[0], []).append(Author(name=r[1], key=r[2], affiliation=r[3], orcid=r[4]))
             links: dict[str, list[tuple[str, str]]] = {}
-            for r in self.db.execute(f"SELECT paper_id, kind, url FROM links WHERE paper_id IN ({marks})", chunk):  # noqa: S608
+            for r in self.db.execute(f"SELECT paper_id, kind, url FROM links WHERE paper_id IN ({marks})",  # noqa: S608
+                                     chunk):
                 links.setdefault(r[0], []).append((r[1], r[2]))
             keywords: dict[str, list[str]] = {}
             for r in self.db.execute(f"SELECT paper_id, keyword FROM keywords WHERE paper_id IN ({marks})"  # noqa: S608
@@ -60,16 +62,17 @@ class ReadMixin(StoreBase):
             "SELECT DISTINCT paper_id FROM records WHERE key=? AND paper_id IS NOT NULL ORDER BY paper_id",
             (ref,))]
 
-    def _paper(self, row: sqlite3.Row, authors: list[Author] | None = None, links: list[tuple[str, str]] | None = None,
-               keywords: list[str] | None = None) -> Paper:
+    def _paper(self, row: sqlite3.Row, authors: list[Author] | None = None,
+               links: list[tuple[str, str]] | None = None, keywords: list[str] | None = None) -> Paper:
         """A Paper from its row; children not given are read here."""
         pid = row["id"]
         if authors is None:
             authors = [Author(name=r[0], key=r[1], affiliation=r[2], orcid=r[3]) for r in self.db.execute(
-                "SELECT name, author_key, affiliation, orcid FROM paper_authors WHERE paper_id=? ORDER BY position",
-                (pid,))]
+                "SELECT name, author_key, affiliation, orcid FROM paper_authors WHERE paper_id=?"
+                " ORDER BY position", (pid,))]
         if links is None:
-            links = [(r[0], r[1]) for r in self.db.execute("SELECT kind, url FROM links WHERE paper_id=?", (pid,))]
+            links = [(r[0], r[1])
+                     for r in self.db.execute("SELECT kind, url FROM links WHERE paper_id=?", (pid,))]
         if keywords is None:
             keywords = [r[0] for r in self.db.execute(
                 "SELECT keyword FROM keywords WHERE paper_id=? ORDER BY position", (pid,))]
@@ -81,7 +84,8 @@ class ReadMixin(StoreBase):
             primary_area=row["primary_area"], links=links, ids=orjson.loads(row["ids"]),
             citations=row["citations"], bibtex=row["bibtex"], tldr=row["tldr"], summary_zh=row["summary_zh"],
             award=row["award"], biblio=orjson.loads(row["biblio"]),
-            institutions=orjson.loads(row["institutions"]) if row["institutions"] else [], sources=orjson.loads(row["sources"]), provenance=orjson.loads(row["provenance"]),
+            institutions=orjson.loads(row["institutions"]) if row["institutions"] else [],
+            sources=orjson.loads(row["sources"]), provenance=orjson.loads(row["provenance"]),
         )
 
     def paper_records(self, paper_id: str) -> list[Record]:
@@ -95,7 +99,8 @@ class ReadMixin(StoreBase):
         p = q("SELECT count(*), coalesce(sum(accepted),0), count(abstract), count(DISTINCT venue),"
               " count(DISTINCT venue || ':' || year) FROM papers").fetchone()
         # "venues" counts top-level venues: Findings of ACL is a sub-venue of ACL, not a venue of its own.
-        top = q("SELECT count(DISTINCT coalesce(v.parent, p.venue)) FROM (SELECT DISTINCT venue FROM papers) p"
+        top = q("SELECT count(DISTINCT coalesce(v.parent, p.venue))"
+                " FROM (SELECT DISTINCT venue FROM papers) p"
                 " LEFT JOIN venues v ON v.key = p.venue").fetchone()[0]
         return {
             "papers": p[0], "accepted": p[1], "with_abstract": p[2], "venues": top, "venue_keys": p[3],
@@ -103,7 +108,8 @@ class ReadMixin(StoreBase):
             "authors": q("SELECT count(*) FROM authors").fetchone()[0],
             "records": q("SELECT count(*) FROM records").fetchone()[0],
             "files": q("SELECT count(*) FROM files").fetchone()[0],
-            "sources": dict(q("SELECT source, count(*) FROM files GROUP BY source ORDER BY source").fetchall()),
+            "sources": dict(q("SELECT source, count(*) FROM files GROUP BY source"
+                              " ORDER BY source").fetchall()),
             "pending_merge": q("SELECT count(*) FROM dirty_blocks").fetchone()[0],
         }
 
@@ -118,15 +124,16 @@ class ReadMixin(StoreBase):
         for r in self.db.execute("SELECT * FROM venues ORDER BY key"):
             n, acc, lo, hi = counts.get(r["key"], (0, 0, None, None))
             out.append({
-                "key": r["key"], "short": r["short"], "name": r["name"], "field": r["field"], "kind": r["kind"],
-                "parent": r["parent"], "aliases": orjson.loads(r["aliases"]), "known": bool(r["known"]),
-                "papers": n, "accepted": acc or 0, "years": years.get(r["key"], []),
+                "key": r["key"], "short": r["short"], "name": r["name"], "field": r["field"],
+                "kind": r["kind"], "parent": r["parent"], "aliases": orjson.loads(r["aliases"]),
+                "known": bool(r["known"]), "papers": n, "accepted": acc or 0,
+                "years": years.get(r["key"], []),
             })
         return out
 
     def plain_titles(self) -> list[tuple[str, str, str, int]]:
         """(id, plain title, venue, year) of every paper, by id (for evaluations and samples)."""
-        return [tuple(r) for r in self.db.execute(  # type: ignore[misc]
+        return [tuple(r) for r in self.db.execute(
             "SELECT id, coalesce(title_plain, title), venue, year FROM papers ORDER BY id")]
 
     def papers_only_from(self, sources: list[str]) -> set[str]:

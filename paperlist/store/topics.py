@@ -47,7 +47,8 @@ class TopicsMixin(StoreBase):
                                    " ORDER BY paper_id, position", args)
             krow = keywords.fetchone()
             for r in self.db.execute(
-                    "SELECT id, venue, year, coalesce(title_plain, title), coalesce(abstract_plain, abstract, ''),"
+                    "SELECT id, venue, year, coalesce(title_plain, title),"
+                    " coalesce(abstract_plain, abstract, ''),"
                     f" primary_area FROM papers {rng.format(col='id')} ORDER BY id", args):
                 doc = TopicDoc(r[0], r[1], int(r[2]), r[3], r[4], r[5])
                 while krow is not None and krow[0] <= doc.id:
@@ -99,7 +100,8 @@ class TopicsMixin(StoreBase):
         if pid is not None:
             yield pid, slugs
 
-    def topic_counts(self, venue: str | None = None, year: int | None = None) -> dict[tuple[str, int, str], int]:
+    def topic_counts(self, venue: str | None = None,
+                     year: int | None = None) -> dict[tuple[str, int, str], int]:
         """Papers per (topic, year, venue), optionally within one venue and/or year."""
         where, args = self._topic_where(None, venue, year)
         return {(r[0], int(r[1]), r[2]): int(r[3]) for r in self.db.execute(

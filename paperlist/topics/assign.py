@@ -89,11 +89,12 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
         return assign_all(store.iter_topic_docs(), vectors, a, cache=cache)
     step = -(-len(ids) // (jobs * 4))
     starts = ids[::step]
-    ranges = list(zip(starts, starts[1:] + [None]))      # [start, next start), the last one open
+    ranges = list(zip(starts, starts[1:] + [None], strict=True))      # [start, next start), the last one open
     parts = _forked(jobs, _evidence_range, ranges, (a, store.path, None))
     ev: list[Evidence] = [(TopicDoc(pid, venue, year, "", "", None), e, pin)
                           for part in parts for pid, venue, year, e, pin, _, _ in part]
-    labelling = labelling_groups([(d.venue, d.year) for d, _, _ in ev], [r[5] for part in parts for r in part])
+    labelling = labelling_groups([(d.venue, d.year) for d, _, _ in ev],
+                                 [r[5] for part in parts for r in part])
     mix = corpus_mix(len(a.tax.topics), ev, labelling)
     labelled = ((doc, c) for part in parts for *_, c, doc in part if c is not None)
     tp = shift_towards(fit_text_probe(labelled, len(a.tax.topics), cache=cache), mix, labelling)
@@ -102,7 +103,8 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
                                 for row in part])
     probe = None
     if vectors is not None:
-        probe = shift_towards(fit_probe(((r[0], r[5]) for part in parts for r in part), vectors, len(a.tax.topics)),
+        probe = shift_towards(fit_probe(((r[0], r[5]) for part in parts for r in part), vectors,
+                                        len(a.tax.topics)),
                               mix, labelling)
     return _choose_all(a, ev, vectors, probe)
 
@@ -114,7 +116,8 @@ Evidence = tuple[TopicDoc, dict[int, float], int | None]
 def _choose_all(a: Assigner, ev: list[Evidence], vectors: Any | None, probe: Probe | None,
                 cent: Any | None = None) -> Iterator[Assignment]:
     if vectors is not None and len(vectors):
-        _add_embedding_evidence(a, ev, vectors, probe, cent if cent is not None else centroids(a, ev, vectors))
+        _add_embedding_evidence(a, ev, vectors, probe,
+                                cent if cent is not None else centroids(a, ev, vectors))
     for _, s, pin in ev:
         if pin is not None:     # probes and similarity are evidence; the source's own area still decides
             lead(s, pin)
@@ -135,7 +138,7 @@ def _add_text_evidence(ev: list[Evidence], rows: list[list[tuple[int, float]]]) 
     """Adds the text probe's evidence; a paper whose words name no seed term takes only a topic the
     probe is confident of (``TEXT_ONLY_MIN``)."""
     assert len(rows) == len(ev)
-    for (_, s, _), row in zip(ev, rows):
+    for (_, s, _), row in zip(ev, rows, strict=True):
         floor = 0.0 if s else TEXT_GAIN * TEXT_ONLY_MIN
         for j, v in row:
             if v >= floor:
@@ -147,7 +150,8 @@ def _add_text_evidence(ev: list[Evidence], rows: list[list[tuple[int, float]]]) 
 _FORKED: tuple[Assigner, Path, TextProbe | None] | None = None
 
 
-def _forked(jobs: int, fn: Callable[[tuple[str, str | None]], list[Any]], ranges: list[tuple[str, str | None]],
+def _forked(jobs: int, fn: Callable[[tuple[str, str | None]], list[Any]],
+            ranges: list[tuple[str, str | None]],
             state: tuple[Assigner, Path, TextProbe | None]) -> list[list[Any]]:
     """``fn`` over ``ranges`` in ``jobs`` processes forked with ``state`` (as ``_FORKED``)."""
     global _FORKED
@@ -237,7 +241,7 @@ def _add_embedding_evidence(a: Assigner, ev: list[Evidence], vectors: Any, probe
         prob = None
         if probe is not None:
             prob = probe.proba(block, shift_rows(probe.labelling, [ev[int(k)][0] for k in ks]))
-        for n, (k, srow) in enumerate(zip(ks, sim)):
+        for n, (k, srow) in enumerate(zip(ks, sim, strict=True)):
             s = ev[int(k)][1]
             if prob is not None and s:
                 for j in np.flatnonzero(prob[n] >= PROBE_MIN).tolist():

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from ..store import STORE_FILE, Store, TopicDoc
 from .evidence import WEIGHTS_FILE, Assigner
-from .source_labels import Label, blind, held_out, label
 from .match import Matcher
+from .source_labels import Label, blind, held_out, label
 from .taxonomy import Taxonomy
 
 # A label accepts a whole set of topics (a "Computer Vision" track paper may be about any vision
@@ -99,7 +99,8 @@ def fit(f: Features, terms_topic: Sequence[int], n_topics: int, l2: float = 0.05
         e_ok = np.where(ok, e, 0.0)
         q = e_ok / np.maximum(e_ok.sum(axis=1, keepdims=True), 1e-300)
         g_s = scale * (p_all - q) * has[:, None] / max(1, int(has.sum()))
-        grad = np.bincount(term, weights=g_s.ravel()[cell] * contrib, minlength=n_terms) + 2 * l2 * theta / n_terms
+        grad = (np.bincount(term, weights=g_s.ravel()[cell] * contrib, minlength=n_terms)
+                + 2 * l2 * theta / n_terms)
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
         theta -= lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
@@ -112,11 +113,12 @@ def fit(f: Features, terms_topic: Sequence[int], n_topics: int, l2: float = 0.05
     return [float(x) for x in theta]
 
 
-def save(path: Path, matcher: Matcher, tax: Taxonomy, theta: Sequence[float], min_change: float = 0.02) -> int:
+def save(path: Path, matcher: Matcher, tax: Taxonomy, theta: Sequence[float],
+         min_change: float = 0.02) -> int:
     """Write the multipliers that differ from 1 as ``term<TAB>topic<TAB>multiplier`` lines (read by
     ``evidence.parse_weights``)."""
     lines = []
-    for t, th in zip(matcher.terms, theta):
+    for t, th in zip(matcher.terms, theta, strict=True):
         mult = math.exp(th)
         if abs(mult - 1.0) >= min_change:
             lines.append(f"{' '.join(t.words)}\t{tax.topics[t.topic].slug}\t{mult:.3f}")
@@ -140,9 +142,11 @@ def learn_weights(docs: Iterable[TopicDoc], out: Path, l2: float = 0.05, scale: 
 def main() -> None:
     import argparse
 
-    ap = argparse.ArgumentParser(description="Learn seed-term weights from labelled papers (" + __name__ + ").")
+    ap = argparse.ArgumentParser(
+        description="Learn seed-term weights from labelled papers (" + __name__ + ").")
     ap.add_argument("--home", type=Path, required=True)
-    ap.add_argument("--out", type=Path, default=Path(str(resources.files("paperlist.topics").joinpath(WEIGHTS_FILE))))
+    ap.add_argument("--out", type=Path,
+                    default=Path(str(resources.files("paperlist.topics").joinpath(WEIGHTS_FILE))))
     args = ap.parse_args()
     store = Store(args.home / STORE_FILE, readonly=True)
     n, k = learn_weights(store.iter_topic_docs(), args.out)

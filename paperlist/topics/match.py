@@ -26,7 +26,8 @@ STRONG, WEAK, TITLE_ONLY = 1.0, 0.35, 1.0
 LONGER_BONUS = 0.25           # per extra word: longer phrases are more specific
 # Words too frequent to look terms up by (any term also has a rarer word, or is looked up anyway).
 _COMMON = frozenset("learning model network neural data deep based language image graph detection generation"
-                    " representation system method time multi large visual video 3d human domain task".split())
+                    " representation system method time multi large visual video 3d human domain task"
+                    .split())
 
 
 def tokens(text: str) -> list[str]:
@@ -53,7 +54,8 @@ class Matcher:
         multipliers = multipliers or {}
         terms: dict[tuple[tuple[str, ...], int], Term] = {}
         for ti, t in enumerate(tax.topics):
-            for kind, raw_terms, w in (("t", t.terms, STRONG), ("w", t.weak, WEAK), ("o", t.title, TITLE_ONLY)):
+            for kind, raw_terms, w in (("t", t.terms, STRONG), ("w", t.weak, WEAK),
+                                       ("o", t.title, TITLE_ONLY)):
                 for raw in raw_terms:
                     words = tuple(tokens(raw))
                     if not words:

@@ -62,7 +62,8 @@ def label_shift(targets: Any, corpus: Any, alpha: float = PRIOR_ALPHA) -> Any:
     return (ratio ** alpha).astype(np.float32)
 
 
-def labelling_groups(groups: list[tuple[str, int]], confirmed_topics: list[int | None]) -> frozenset[tuple[str, int]]:
+def labelling_groups(groups: list[tuple[str, int]],
+                     confirmed_topics: list[int | None]) -> frozenset[tuple[str, int]]:
     """The (venue, year)s (one per paper in ``groups``) where at least ``LABELLING_SHARE`` of the
     papers have a confirmed topic: the probes' training mix is theirs, so the label-shift
     correction leaves them alone."""
@@ -156,7 +157,7 @@ def fit(vecs: Any, targets: Any, n_topics: int, l2: float = L2, epochs: int = EP
         p /= p.sum(axis=1, keepdims=True)
         g = (p - y) / n
         grads = [x.T @ g + l2 * params[0], g.sum(axis=0)]
-        for par, gr, a, b in zip(params, grads, m1, m2):
+        for par, gr, a, b in zip(params, grads, m1, m2, strict=True):
             a *= 0.9
             a += 0.1 * gr
             b *= 0.999

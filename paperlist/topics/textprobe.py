@@ -27,8 +27,8 @@ from typing import Any
 from ..files import write_atomic
 from ..store import TopicDoc
 from .evidence import Assigner
-from .source_labels import label
 from .probe import confirmed, shift_rows, shifted
+from .source_labels import label
 
 MIN_EXAMPLES = 200          # fewer labelled papers than this: no probe
 C = 10.0                    # inverse L2 strength (picked on a split inside the training side)
@@ -73,7 +73,8 @@ def fit_text_probe(examples: Iterable[tuple[TopicDoc, int | None]], n_topics: in
     examples are taken in id order. With ``cache`` (a file), a probe fitted earlier on the same
     examples with the same settings is loaded from it, and a newly fitted one replaces it."""
     pairs = sorted((d.id, text_of(d), t) for d, t in examples if t is not None)
-    if len(pairs) < (MIN_EXAMPLES if min_examples is None else min_examples) or len({t for _, _, t in pairs}) < 2:
+    if (len(pairs) < (MIN_EXAMPLES if min_examples is None else min_examples)
+            or len({t for _, _, t in pairs}) < 2):
         return None
     digest = _digest(pairs, n_topics)
     probe = _load(cache, digest) if cache is not None else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -55,12 +55,15 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 _EXPORT_CONTENT = {exports.MEDIA_TYPES[f].split(";")[0]: {"schema": {"type": "string"}}
                    for f in ("bib", "csv", "jsonl")}
 _FEED_CONTENT = {"application/atom+xml": {"schema": {"type": "string"}}}
-_MOVED: dict[int | str, dict[str, Any]] = {301: {"description": "An alias or another spelling: the canonical address is in Location."}}
+_MOVED: dict[int | str, dict[str, Any]] = {301: {"description": "An alias or another spelling: the canonical "
+                                                                "address is in Location."}}
 
 FormatParam = Annotated[ListFormat, Query(alias="format", description=(
     "`json` (default); or an export of the whole list, not only this page: `bib` (BibTeX), `csv`, "
-    "`jsonl` (one paper per line, the fields of /papers/{id} without HTML); streamed, at most `limit` rows."))]
-LimitParam = Annotated[int, Query(ge=1, le=exports.MAX_ROWS, description="Rows in an export (at most 10,000).")]
+    "`jsonl` (one paper per line, the fields of /papers/{id} without HTML); streamed, at most "
+    "`limit` rows."))]
+LimitParam = Annotated[int, Query(ge=1, le=exports.MAX_ROWS,
+                                  description="Rows in an export (at most 10,000).")]
 
 
 def home(request: Request) -> Home:
@@ -84,7 +87,8 @@ def _cache_key(h: Home, request: Request) -> tuple[str, str, str] | None:
 
 
 def _json_body(request: Request, body: bytes, cache: str) -> Response:
-    resp = cached_response(request, body, "application/json", max_age=int(request.app.state.settings.cache_seconds))
+    resp = cached_response(request, body, "application/json",
+                           max_age=int(request.app.state.settings.cache_seconds))
     resp.headers["x-cache"] = cache
     return resp
 
@@ -98,7 +102,8 @@ def _stream(request: Request, ids: Iterable[str], fmt: str, name: str, total: in
     yields (SQLite connections are per worker), ``exports.CHUNK`` papers at a time."""
     store = home(request).store
     base = _base(request)
-    chunks = exports.export(store, ids, fmt, record=sp.paper_fields, paper_url=lambda pid: base + paper_path(pid))
+    chunks = exports.export(store, ids, fmt, record=sp.paper_fields,
+                            paper_url=lambda pid: base + paper_path(pid))
 
     async def body() -> Any:
         for chunk in chunks:
@@ -123,13 +128,14 @@ def _feed(request: Request, ids: list[str], title: str, html_path: str) -> Respo
     base = _base(request)
     papers = store.get_papers(ids)
     updated = store.updated_at(ids)
-    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     newest = max(updated.values(), default=None) or store.last_ingest() or now
     entries = exports.feed_entries(papers, updated, lambda pid: base + paper_path(pid), newest)
     self_url = base + request.url.path + ("?" + request.url.query if request.url.query else "")
     body = exports.atom_feed(self_url, title, self_url, base + html_path, newest, entries)
     return Response(body, media_type=exports.MEDIA_TYPES["atom"],
-                    headers={"cache-control": f"public, max-age={int(request.app.state.settings.cache_seconds)}"})
+                    headers={"cache-control": "public, "
+                                              f"max-age={int(request.app.state.settings.cache_seconds)}"})
 
 
 # --- search -------------------------------------------------------------------------------------
@@ -144,15 +150,16 @@ async def search(
         "Empty with filters: every paper matching the filters (orals first, then by title)."))] = "",
     venue: Annotated[list[str], Query(max_length=50, description=(
         "Venue keys or aliases (`nips`, `NeurIPS`); repeat or separate with commas; OR-ed."))] = [],  # noqa: B006
-    year: Annotated[int | None, Query(ge=1900, le=2100, description="One year (sets year_from and year_to).")] = None,
+    year: Annotated[int | None, Query(ge=1900, le=2100,
+                                      description="One year (sets year_from and year_to).")] = None,
     year_from: Annotated[int | None, Query(ge=1900, le=2100)] = None,
     year_to: Annotated[int | None, Query(ge=1900, le=2100)] = None,
     status: Annotated[list[Status], Query(max_length=20, description="Decision statuses; OR-ed.")] = [],  # noqa: B006
     sort: Annotated[Sort, Query(description="`newest`/`oldest`: by year, then relevance.")] = "relevance",
     mode: Annotated[Mode, Query(description=(
-        "`keyword` (BM25), `semantic` (by meaning: paper vectors), `hybrid` (both, fused by reciprocal rank), or "
-        "`auto`: hybrid for natural-language queries when vectors exist. Without vectors, keyword results and a "
-        "note in `interpreted.notes`."))] = "auto",
+        "`keyword` (BM25), `semantic` (by meaning: paper vectors), `hybrid` (both, fused by "
+        "reciprocal rank), or `auto`: hybrid for natural-language queries when vectors exist. Without "
+        "vectors, keyword results and a note in `interpreted.notes`."))] = "auto",
     topic: Annotated[list[str], Query(max_length=20, description=(
         "Topic or area slugs (`diffusion-models`, `cv`; see /topics); OR-ed."))] = [],  # noqa: B006
     page: Annotated[int, Query(ge=1, le=MAX_WINDOW, description="page × per_page ≤ 10,000.")] = 1,
@@ -162,8 +169,9 @@ async def search(
     = ss.DEFAULT_FACET_SIZE,
     snippets: Annotated[bool, Query(description="Highlight matches in titles and abstract passages.")] = True,
     fmt: Annotated[SearchFormat, Query(alias="format", description=(
-        "`json` (default); `atom`: a feed of this page of hits (subscribe with `sort=newest`); `bib`, `csv`, "
-        "`jsonl`: an export of every hit in this order, not only this page, at most `limit` rows."))] = "json",
+        "`json` (default); `atom`: a feed of this page of hits (subscribe with `sort=newest`); "
+        "`bib`, `csv`, `jsonl`: an export of every hit in this order, not only this page, at most "
+        "`limit` rows."))] = "json",
     limit: LimitParam = exports.MAX_ROWS,
 ) -> Response:
     """Search titles, authors, abstracts and keywords with the site's query language and filters:
@@ -191,8 +199,8 @@ async def search(
 
 # --- papers and authors -------------------------------------------------------------------------
 # (before /papers/{ref:path}, which would otherwise take "x/similar" for an id)
-@router.get("/papers/{ref}/similar", response_model=m.SimilarPapers, tags=["papers"], summary="Similar papers",
-            responses={**_ERRORS, **_MOVED})
+@router.get("/papers/{ref}/similar", response_model=m.SimilarPapers, tags=["papers"],
+            summary="Similar papers", responses={**_ERRORS, **_MOVED})
 async def similar(request: Request, ref: Annotated[str, Path(description="A paper id (or an external id).")],
                   limit: Annotated[int, Query(ge=1, le=50)] = 10) -> Response:
     """Papers like this one: nearest by meaning (title and abstract vectors) when it has a vector,
@@ -201,13 +209,16 @@ async def similar(request: Request, ref: Annotated[str, Path(description="A pape
 
 
 @router.get("/papers/{ref:path}", response_model=m.Paper, tags=["papers"], summary="One paper",
-            responses={**_ERRORS, **_MOVED, 200: {"content": {"application/x-bibtex": {"schema": {"type": "string"}}}},
-                       300: {"model": m.Problem, "description": "The id names several papers (`candidates`)."}})
+            responses={**_ERRORS, **_MOVED,
+                       200: {"content": {"application/x-bibtex": {"schema": {"type": "string"}}}},
+                       300: {"model": m.Problem,
+                             "description": "The id names several papers (`candidates`)."}})
 async def paper(
     request: Request,
     ref: Annotated[str, Path(description=(
         "A paper id, or a DOI, arXiv, OpenReview, ACL Anthology or source id (301 to the paper's id)."))],
-    fmt: Annotated[Literal["json", "bib"], Query(alias="format", description="`bib`: the BibTeX entry alone.")]
+    fmt: Annotated[Literal["json", "bib"], Query(alias="format",
+                                                 description="`bib`: the BibTeX entry alone.")]
     = "json",
 ) -> Response:
     """A paper with its abstract (raw and rendered), authors, venue, status, links, external ids,
@@ -254,15 +265,18 @@ async def conference(
 
 
 @router.get("/conferences/{venue}/{year}", response_model=m.VenueYearList, tags=["conferences"],
-            summary="A conference-year's papers", responses={**_ERRORS, **_MOVED, 200: {"content": _EXPORT_CONTENT}})
+            summary="A conference-year's papers",
+            responses={**_ERRORS, **_MOVED, 200: {"content": _EXPORT_CONTENT}})
 async def conference_year(
     request: Request, venue: Annotated[str, Path(description="Venue key or alias.")],
     year: Annotated[str, Path(description="Four-digit year.", pattern=r"^\d{4}$")],
     status: Annotated[list[ListStatus], Query(  # type: ignore[valid-type]
         max_length=20, description="Statuses; OR-ed.")] = [],  # noqa: B006
-    track: Annotated[str | None, Query(max_length=100, description="One track (`main`, `datasets` …).")] = None,
-    q: Annotated[str, Query(max_length=200, description="Words that must all appear in the title, an author's "
-                                                        "name or the abstract.")] = "",
+    track: Annotated[str | None, Query(max_length=100,
+                                       description="One track (`main`, `datasets` …).")] = None,
+    q: Annotated[str, Query(max_length=200,
+                            description="Words that must all appear in the title, an author's "
+                                        "name or the abstract.")] = "",
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_LIST_PAGE)] = 100,
     fmt: FormatParam = "json", limit: LimitParam = exports.MAX_ROWS,
@@ -281,8 +295,10 @@ async def conference_year(
 @router.get("/topics", response_model=m.TopicList, tags=["topics"], summary="Every topic with statistics",
             responses=_ERRORS)
 async def topics(request: Request,
-                 venue: Annotated[str | None, Query(max_length=100, description="Count only this venue.")] = None,
-                 year: Annotated[int | None, Query(ge=1900, le=2100, description="Count only this year.")] = None,
+                 venue: Annotated[str | None, Query(max_length=100,
+                                                    description="Count only this venue.")] = None,
+                 year: Annotated[int | None, Query(ge=1900, le=2100,
+                                                   description="Count only this year.")] = None,
                  ) -> Response:
     """Research areas and their topics: papers, papers per year and the busiest venues, overall or
     for one venue and/or year."""

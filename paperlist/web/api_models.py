@@ -20,7 +20,8 @@ class Model(BaseModel):
 # --- shared pieces ----------------------------------------------------------------------------
 class AuthorRef(Model):
     name: str = Field(description="The name as the chosen source writes it.")
-    key: str = Field(description="Stable author key (`/api/v1/authors/{key}`); spellings of one name share it.")
+    key: str = Field(description="Stable author key (`/api/v1/authors/{key}`); spellings of one "
+                                 "name share it.")
 
 
 class PaperAuthor(AuthorRef):
@@ -45,8 +46,8 @@ class PaperBrief(Model):
     venue: str = Field(description="Venue key.")
     venue_short: str
     year: int
-    status: str | None = Field(description="oral, spotlight, highlight, poster, accepted, rejected, withdrawn, "
-                                           "desk-rejected, or null when no source says.")
+    status: str | None = Field(description="oral, spotlight, highlight, poster, accepted, "
+                                           "rejected, withdrawn, desk-rejected, or null when no source says.")
     accepted: bool
     track: str | None = None
     citations: int | None = None
@@ -101,7 +102,8 @@ class Paper(Model):
     href: str
     title: str = Field(description="Display title (may hold LaTeX / markdown). Untrusted text: escape it.")
     title_plain: str
-    title_html: str = Field(description="The title rendered: LaTeX math as MathML, emphasis as HTML (sanitized).")
+    title_html: str = Field(description="The title rendered: LaTeX math as MathML, emphasis as HTML "
+                                        "(sanitized).")
     authors: list[PaperAuthor]
     venue: VenueRef
     year: int
@@ -127,7 +129,8 @@ class Paper(Model):
     sources: list[str] = Field(description="The source kinds that list the paper (papercopilot, acl …).")
     more_by_authors: list[PaperSummary] = Field(description="Other papers by the same authors.")
     topics: list[TopicRef] = Field(default_factory=list, description="The paper's topics, main topic first.")
-    similar: list[PaperSummary] = Field(default_factory=list, description="Similar papers (see /papers/{id}/similar).")
+    similar: list[PaperSummary] = Field(default_factory=list,
+                                        description="Similar papers (see /papers/{id}/similar).")
 
 
 # --- search -----------------------------------------------------------------------------------
@@ -149,14 +152,16 @@ class SearchHit(PaperBrief):
     """A paper a search found."""
 
     title_html: str = Field(description="The plain title, HTML-escaped, matches in <mark> (no other tag).")
-    snippet_html: str = Field(description="A passage of the abstract, HTML-escaped, matches in <mark>; may be empty.")
+    snippet_html: str = Field(description="A passage of the abstract, HTML-escaped, matches in <mark>; "
+                                          "may be empty.")
     score: float = Field(description="Relevance score (0 for sorts other than relevance).")
 
 
 class FacetValue(Model):
     value: str = Field(description="The filter value to send back (`venue=`, `year=`, `status=`).")
     label: str
-    count: int = Field(description="Matching papers with this value (counted without this dimension's own filter).")
+    count: int = Field(description="Matching papers with this value (counted without this dimension's "
+                                   "own filter).")
     selected: bool
 
 
@@ -179,9 +184,11 @@ class SearchResponse(Model):
     took_ms: float = Field(description="Time the search engine took.")
     hits: list[SearchHit]
     facets: Facets
-    suggestion: str | None = Field(description="A corrected query ('did you mean'), when the words look misspelled.")
+    suggestion: str | None = Field(description="A corrected query ('did you mean'), when the words "
+                                               "look misspelled.")
     interpreted: dict[str, Any] = Field(description="How the query was understood: words, phrases, filters, "
-                                                    "corrected words, notes on syntax that was searched as text.")
+                                                    "corrected words, notes on syntax that was "
+                                                    "searched as text.")
     links: SearchLinks
 
 
@@ -216,7 +223,8 @@ class VenueYearRow(Model):
     rejected: int = Field(description="Rejected, withdrawn and desk-rejected submissions.")
     with_abstract: int = Field(description="Papers whose abstract the library holds.")
     with_authors: int = Field(description="Papers whose authors the library holds.")
-    updated: str | None = Field(description="When a source file behind this year was last ingested (ISO 8601, UTC).")
+    updated: str | None = Field(description="When a source file behind this year was last ingested "
+                                            "(ISO 8601, UTC).")
 
 
 class YearSource(Model):
@@ -353,13 +361,15 @@ class ApiIndex(Model):
 class Problem(Model):
     """An error (RFC 9457 problem details)."""
 
-    type: str = Field(description="A URI reference naming the kind of problem; its anchor on /api explains it.")
+    type: str = Field(description="A URI reference naming the kind of problem; its anchor on /api "
+                                  "explains it.")
     title: str
     status: int
     detail: str = Field(description="What went wrong and how to fix the request.")
     instance: str | None = None
     errors: list[dict[str, Any]] | None = Field(default=None, description="One entry per invalid parameter.")
-    candidates: list[str] | None = Field(default=None, description="For an ambiguous id: the papers it names.")
+    candidates: list[str] | None = Field(default=None,
+                                         description="For an ambiguous id: the papers it names.")
 
 
 # --- topics and similar papers (issue 7) --------------------------------------------------------
@@ -420,7 +430,8 @@ class TopicDetail(Model):
 
 
 class SimilarPaper(PaperSummary):
-    score: float = Field(description="Cosine similarity (method `vectors`) or BM25 score of the shared distinctive words (`text`).")
+    score: float = Field(description="Cosine similarity (method `vectors`) or BM25 score of the shared "
+                                     "distinctive words (`text`).")
 
 
 class SimilarPapers(Model):

@@ -86,7 +86,8 @@ class Limits(HTTPMiddleware):
             refusal = _refuse(scope, 414, "uri-too-long",
                               f"path and query may have at most {MAX_PATH_BYTES} and {MAX_QUERY_BYTES} bytes")
         elif _content_length(scope) > MAX_BODY_BYTES:
-            refusal = _refuse(scope, 413, "request-too-large", f"request bodies may have at most {MAX_BODY_BYTES} bytes")
+            refusal = _refuse(scope, 413, "request-too-large",
+                              f"request bodies may have at most {MAX_BODY_BYTES} bytes")
         elif self.rate.rate > 0 and not path.startswith(_EXEMPT):
             host = (scope.get("client") or ("-", 0))[0] or "-"
             if self.rate.loopback or not _is_loopback(host):
@@ -142,7 +143,8 @@ _PAGE_MESSAGES = {
 }
 
 
-def _refuse(scope: Scope, status: int, kind: str, detail: str, headers: dict[str, str] | None = None) -> Response:
+def _refuse(scope: Scope, status: int, kind: str, detail: str,
+            headers: dict[str, str] | None = None) -> Response:
     request = Request(scope)
     if is_api_path(request.url.path):
         return problem(kind, detail, status=status, instance=request.url.path[:200], headers=headers)

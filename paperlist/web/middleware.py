@@ -50,7 +50,8 @@ class SecurityHeaders(HTTPMiddleware):
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 timing = f"app;dur={(time.perf_counter() - t0) * 1000:.1f}".encode()
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS, (b"server-timing", timing)]
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS,
+                                      (b"server-timing", timing)]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

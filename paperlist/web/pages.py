@@ -95,7 +95,8 @@ async def paper_or_bib(request: Request) -> Response:
             return RedirectResponse(i18n.prefix(request.state.lang) + r.location + ".bib", status_code=301)
         except ServiceError as e:
             return error_page(request, e)
-        resp = cached_response(request, text.encode(), "application/x-bibtex; charset=utf-8", max_age=_max_age(request))
+        resp = cached_response(request, text.encode(), "application/x-bibtex; charset=utf-8",
+                               max_age=_max_age(request))
         resp.headers["content-disposition"] = f'inline; filename="{ref}"'
         return resp
     if ref.endswith(".json"):
@@ -113,7 +114,8 @@ async def healthz(request: Request) -> Response:
     return PlainTextResponse(body, headers={"cache-control": "no-store"})
 
 
-_STATIC_TYPES = {"css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml"}
+_STATIC_TYPES = {"css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
+                 "svg": "image/svg+xml"}
 
 
 async def static(request: Request) -> Response:
@@ -143,18 +145,21 @@ def routes() -> list[Route]:
         Route("/search", search),
         Route("/conferences", page("conferences.html", lambda r: build_conferences(ctx(r)))),
         Route("/coverage", page("coverage.html", lambda r: build_coverage(ctx(r)))),
-        Route("/conferences/{venue}", page("venue.html", lambda r: build_venue(ctx(r), r.path_params["venue"]))),
+        Route("/conferences/{venue}",
+              page("venue.html", lambda r: build_venue(ctx(r), r.path_params["venue"]))),
         Route("/conferences/{venue}/{year}", page("venue_year.html", lambda r: build_venue_year(
             ctx(r), r.path_params["venue"], r.path_params["year"], r.query_params))),
-        Route("/conferences/{venue}/{year}/topics", page("venue_topics.html", lambda r: build_venue_year_topics(
-            ctx(r), r.path_params["venue"], r.path_params["year"]))),
+        Route("/conferences/{venue}/{year}/topics",
+              page("venue_topics.html", lambda r: build_venue_year_topics(
+                  ctx(r), r.path_params["venue"], r.path_params["year"]))),
         Route("/conferences/{venue}/{year}/topics/{slug}", page("topic.html", lambda r: build_topic(
             ctx(r), r.path_params["slug"], r.query_params, r.path_params["venue"], r.path_params["year"]))),
         Route("/topics", page("topics.html", lambda r: build_topics(ctx(r)))),
         Route("/topics/{slug}", page("topic.html", lambda r: build_topic(ctx(r), r.path_params["slug"],
                                                                         r.query_params))),
         Route("/papers/{ref:path}", paper_or_bib),
-        Route("/authors/{key:path}", page("author.html", lambda r: build_author(ctx(r), r.path_params["key"]))),
+        Route("/authors/{key:path}",
+              page("author.html", lambda r: build_author(ctx(r), r.path_params["key"]))),
         Route("/api", page("api.html", lambda r: build_api_docs(ctx(r), r.app.openapi()))),
         Route("/healthz", healthz),
         Route("/static/{name}", static),
@@ -171,7 +176,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     if not hasattr(request.state, "lang"):
         request.state.lang, request.state.route_path = i18n.split_lang(request.url.path)
     if status == 404:
-        e: ServiceError = ServiceError(N_("There is no page at this address."), request.state.route_path[:120])
+        e: ServiceError = ServiceError(N_("There is no page at this address."),
+                                       request.state.route_path[:120])
     elif status == 400:
         e = BadRequest(N_("A parameter has a value this page does not understand."))
     else:

@@ -26,7 +26,8 @@ DOCS_PATH = "/api"
 # kind -> (status, title, what it means): the /api page lists these under their anchors.
 PROBLEMS: dict[str, tuple[int, str, str]] = {
     "invalid-parameter": (422, "Invalid parameter",
-                          "A query parameter has a malformed or out-of-range value; `errors` names each one."),
+                          "A query parameter has a malformed or out-of-range value; `errors` names "
+                          "each one."),
     "not-found": (404, "Not found", "No paper, author, venue, year or endpoint has this address."),
     "ambiguous-id": (300, "Ambiguous id",
                      "An external id (DOI, arXiv …) names several papers; `candidates` lists their ids."),
@@ -74,9 +75,11 @@ async def validation_error(request: Request, exc: Exception) -> Response:
         loc = [str(x) for x in e.get("loc", ())]
         where, name, rest = (loc[0], loc[1], loc[2:]) if len(loc) > 1 else ("query", "".join(loc), [])
         value = e.get("input")
-        message = str(e.get("msg", "invalid")) + (f" (value {int(rest[0]) + 1})" if rest and rest[0].isdigit() else "")
+        message = str(e.get("msg", "invalid")) + (f" (value {int(rest[0]) + 1})"
+                                                  if rest and rest[0].isdigit() else "")
         errors.append({"parameter": name, "in": where, "message": message,
-                       "value": value if isinstance(value, (str, int, float, bool)) or value is None else str(value)})
+                       "value": (value if isinstance(value, (str, int, float, bool)) or value is None
+                                 else str(value))})
     detail = "; ".join(f"{x['parameter']}: {x['message']}" + (f" (got {str(x['value'])[:60]!r})"
                                                               if x["value"] is not None else "")
                        for x in errors) or "a parameter is invalid"

@@ -33,14 +33,16 @@ def static_url(name: str) -> str:
 
 
 def _lang_href(path_qs: str, lang: str) -> str:
-    return i18n.prefix(lang) + path_qs if path_qs != "/" or lang == i18n.DEFAULT_LANG else i18n.prefix(lang) + "/"
+    return (i18n.prefix(lang) + path_qs if path_qs != "/" or lang == i18n.DEFAULT_LANG
+            else i18n.prefix(lang) + "/")
 
 
 @cache
 def environment(lang: str) -> Environment:
     """The Jinja2 environment of one language (autoescape on for every template)."""
-    env = Environment(loader=PackageLoader("paperlist.web", "templates"), autoescape=select_autoescape(default=True),
-                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+    env = Environment(loader=PackageLoader("paperlist.web", "templates"),
+                      autoescape=select_autoescape(default=True), extensions=["jinja2.ext.i18n"],
+                      trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
     pre = i18n.prefix(lang)
     env.globals.update(
@@ -81,10 +83,11 @@ def page_context(request: Request) -> dict[str, Any]:
     qs = ("?" + urlencode(items)) if items else ""
     other = [{"lang": lg, "href": _lang_href(path + qs, lg), "active": lg == lang} for lg in i18n.LANGS]
     # The canonical address drops parameters that only change the view of one resource.
-    canonical = i18n.prefix(lang) + path if path.startswith(("/papers/", "/authors/")) or path.count("/") == 2 \
-        and path.startswith("/conferences/") else None
+    canonical = i18n.prefix(lang) + path if path.startswith(("/papers/", "/authors/")) \
+        or path.count("/") == 2 and path.startswith("/conferences/") else None
     return {"path": path, "path_qs": path + qs, "languages": other, "canonical": canonical,
-            "alternates": [{"hreflang": i18n.HTML_LANG[lg], "href": _lang_href(path + qs, lg)} for lg in i18n.LANGS],
+            "alternates": [{"hreflang": i18n.HTML_LANG[lg], "href": _lang_href(path + qs, lg)}
+                           for lg in i18n.LANGS],
             "json_href": i18n.prefix(lang) + _with_format(path, items, "json")}
 
 
@@ -115,7 +118,8 @@ def wants_json(request: Request) -> bool:
     return request.query_params.get("format") == "json"
 
 
-def render(request: Request, template: str, data: dict[str, Any], status: int = 200, max_age: int = 300) -> Response:
+def render(request: Request, template: str, data: dict[str, Any], status: int = 200,
+           max_age: int = 300) -> Response:
     """The page or, with ``?format=json``, its JSON twin — both from the same dict."""
     if wants_json(request):
         return render_json(request, data, status, max_age)

@@ -10,7 +10,8 @@ from .charts import _nice_max
 SERIES_CLASSES = ("v0", "v1", "v2", "v3", "v4", "v5", "v-other")
 
 
-def sparkline(by_year: dict[int, int], years: list[int], width: int = 120, height: int = 28) -> dict[str, Any]:
+def sparkline(by_year: dict[int, int], years: list[int], width: int = 120,
+              height: int = 28) -> dict[str, Any]:
     """A polyline of counts over ``years`` (missing years are 0), scaled to its own maximum."""
     vals = [by_year.get(y, 0) for y in years]
     top = max(vals) if vals and max(vals) > 0 else 1
@@ -61,8 +62,9 @@ def stacked_by_venue(venue_years: dict[tuple[str, int], int], labels: dict[str, 
             if n:
                 h = plot_h * n / top_v
                 y0 -= h
-                segs.append({"venue": v, "label": labels.get(v, v), "cls": cls[v], "count": n, "x": round(x, 1),
-                             "y": round(y0, 1), "w": round(bar_w, 1), "h": round(max(h, 0.5), 1)})
+                segs.append({"venue": v, "label": labels.get(v, v), "cls": cls[v], "count": n,
+                             "x": round(x, 1), "y": round(y0, 1), "w": round(bar_w, 1),
+                             "h": round(max(h, 0.5), 1)})
         bars.append({"year": year, "total": sum(per_year[year].values()), "segments": segs,
                      "label": year if (len(years) - 1 - i) % label_every == 0 else None,
                      "lx": round(x + bar_w / 2, 1), "ly": height - 8})

@@ -65,7 +65,8 @@ def update() -> dict[str, list[str]]:
         cat.fuzzy = False
         if lang == "en":
             for msg in cat:
-                if msg.id and isinstance(msg.id, tuple) and not all(msg.string or ()) or msg.id and not msg.string:
+                if (msg.id and isinstance(msg.id, tuple) and not all(msg.string or ())
+                        or msg.id and not msg.string):
                     msg.string = msg.id
         cat.obsolete.clear()
         with path.open("wb") as f:

@@ -34,7 +34,8 @@ EXPORT_EXAMPLES = [
     "/api/v1/authors/yoshua-bengio?format=jsonl",
     "/api/v1/search?q=%22kv+cache%22&sort=newest&format=atom",
 ]
-MCP_CONFIG = {"mcpServers": {"paperlist": {"command": "paperlist", "args": ["--home", "/path/to/data", "mcp"]}}}
+MCP_CONFIG = {"mcpServers": {"paperlist": {"command": "paperlist",
+                                           "args": ["--home", "/path/to/data", "mcp"]}}}
 
 
 def code_spans(text: str) -> list[dict[str, Any]]:
@@ -63,7 +64,8 @@ def type_label(schema: dict[str, Any]) -> str:
     if t == "array":
         label = "array of " + type_label(schema.get("items", {}))
         return label + (f" (≤ {schema['maxItems']})" if "maxItems" in schema else "")
-    if t == "object" and "additionalProperties" in schema and isinstance(schema["additionalProperties"], dict):
+    if (t == "object" and "additionalProperties" in schema
+            and isinstance(schema["additionalProperties"], dict)):
         return "object of " + type_label(schema["additionalProperties"])
     lo, hi = schema.get("minimum"), schema.get("maximum")
     if lo is not None or hi is not None:
@@ -80,7 +82,8 @@ def _parameters(op: dict[str, Any]) -> list[dict[str, Any]]:
     for p in op.get("parameters", []):
         schema = p.get("schema", {})
         default = schema.get("default")
-        out.append({"name": p["name"], "in": p["in"], "required": bool(p.get("required")), "type": type_label(schema),
+        out.append({"name": p["name"], "in": p["in"], "required": bool(p.get("required")),
+                    "type": type_label(schema),
                     "default": "" if default in (None, [], "") else orjson.dumps(default).decode(),
                     "description": code_spans(p.get("description") or schema.get("description") or "")})
     return out
@@ -90,23 +93,24 @@ def _responses(op: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for status, r in sorted(op.get("responses", {}).items()):
         content = r.get("content") or {}
-        models = sorted({_ref_name(c["schema"]["$ref"]) for c in content.values() if "$ref" in c.get("schema", {})})
-        out.append({"status": status, "description": code_spans(r.get("description", "")), "types": list(content),
-                    "models": models})
+        models = sorted({_ref_name(c["schema"]["$ref"]) for c in content.values()
+                         if "$ref" in c.get("schema", {})})
+        out.append({"status": status, "description": code_spans(r.get("description", "")),
+                    "types": list(content), "models": models})
     return out
 
 
 def build_api_docs(ctx: Ctx, openapi: dict[str, Any]) -> dict[str, Any]:
     """The reference page's data, from the OpenAPI document."""
-    from ...mcp import TOOL_NAMES       # here, not at import: the MCP SDK is only needed by this page
+    from ...mcp import TOOL_NAMES  # here, not at import: the MCP SDK is only needed by this page
     endpoints = []
     for path, ops in openapi.get("paths", {}).items():
         for method, op in ops.items():
             endpoints.append({
                 "method": method.upper(), "path": path, "anchor": op.get("operationId", path),
                 "summary": op.get("summary", ""), "description": code_spans(op.get("description", "")),
-                "tag": (op.get("tags") or ["other"])[0], "parameters": _parameters(op), "responses": _responses(op),
-                "example": EXAMPLES.get(path)})
+                "tag": (op.get("tags") or ["other"])[0], "parameters": _parameters(op),
+                "responses": _responses(op), "example": EXAMPLES.get(path)})
     tag_order = {t["name"]: i for i, t in enumerate(openapi.get("tags", []))}
     endpoints.sort(key=lambda e: (tag_order.get(e["tag"], 99), e["path"]))
     models = []

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...richtext import render_inline
-from ...service import Home
 from ...search.backend import SearchBackend
+from ...service import Home
 from ...service.home import DataCache
 from ...service.paths import author_path, venue_path
 from ...store import Store
@@ -46,5 +46,6 @@ def card(s: Mapping[str, Any]) -> dict[str, Any]:
     """A paper in a list as a page shows it: the summary plus the rendered title (MathML), links to
     the authors and the conference-year, and the status's label key."""
     return {**s, "title_html": render_inline(s["title"]),
-            "authors": [{"name": a["name"], "key": a["key"], "href": author_path(a["key"])} for a in s["authors"]],
+            "authors": [{"name": a["name"], "key": a["key"], "href": author_path(a["key"])}
+                        for a in s["authors"]],
             "venue_href": venue_path(s["venue"], s["year"]), "status_key": status_key(s.get("status"))}

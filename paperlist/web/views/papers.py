@@ -19,7 +19,7 @@ def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
     return {
         "page": "paper", **d, "status_key": status_key(d["status"]),
         # the service's renderings are sanitized HTML: the templates insert them as they are
-        **{k: Markup(d[k]) for k in ("title_html", "abstract_html", "tldr_html", "summary_zh_html")},  # type: ignore[literal-required]
+        **{k: Markup(d[k]) for k in ("title_html", "abstract_html", "tldr_html", "summary_zh_html")},
         "topics": [{**t, "name": t["zh"] if ctx.lang == "zh" else t["name"]} for t in d["topics"]],
         "more_by_authors": [card(p) for p in d["more_by_authors"]],
         "similar": [card(p) for p in d["similar"]],

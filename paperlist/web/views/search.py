@@ -4,7 +4,8 @@ or remove one filter each. Every state is a URL."""
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from markupsafe import Markup
 
@@ -48,7 +49,8 @@ def _facets(r: SearchRequest, res: SearchResult, lang: str = "zh") -> list[dict[
             elif name == "year":
                 y = int(fv.value) if str(fv.value).isdigit() else None
                 active = y is not None and r.year_from == y == r.year_to
-                link = request_params(r, year_from=None if active else y, year_to=None if active else y, page=1)
+                link = request_params(r, year_from=None if active else y,
+                                      year_to=None if active else y, page=1)
                 label = str(fv.value)
             elif name == "topic":
                 active = fv.value in r.topics
@@ -64,7 +66,8 @@ def _facets(r: SearchRequest, res: SearchResult, lang: str = "zh") -> list[dict[
         if name == "year":
             items.sort(key=lambda i: str(i["value"]), reverse=True)
         if items:
-            groups.append({"name": name, "label": FACET[name], "options": items, "translate": name == "status",
+            groups.append({"name": name, "label": FACET[name], "options": items,
+                           "translate": name == "status",
                            "more": max(0, len(res.facets.get(name) or []) - len(items))})
     return groups
 
@@ -116,8 +119,9 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
     if not (r.q or r.venues or r.statuses or r.year_from or r.year_to or r.topics):
         return data | {"empty_query": True, "hits": [], "total": 0}
     res = run_search(ctx.home, r)
-    active = ([{"label": venues.get(v).short, "href": href("/search", request_params(r, venue=_toggle(r.venues, v),
-                                                                                      page=1))} for v in r.venues]
+    active = ([{"label": venues.get(v).short,
+                "href": href("/search", request_params(r, venue=_toggle(r.venues, v), page=1))}
+               for v in r.venues]
               + [{"label": STATUS[s], "translate": True,
                   "href": href("/search", request_params(r, status=_toggle(r.statuses, s), page=1))}
                  for s in r.statuses]
@@ -134,14 +138,16 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
         "hits": [_hit(h) for h in res.hits], "facets": _facets(r, res, ctx.lang), "active_filters": active,
         "translated": res.interpreted.get("translated"),
         "modes": _modes(r, res.interpreted),
-        "suggestion": ({"q": res.suggestion, "href": href("/search", request_params(r, q=res.suggestion, page=1))}
+        "suggestion": ({"q": res.suggestion,
+                        "href": href("/search", request_params(r, q=res.suggestion, page=1))}
                        if res.suggestion else None),
         "interpreted": res.interpreted, "notes": _notes(res.interpreted),
         "sorts": [{"value": s, "label": SORT[s], "active": s == r.sort,
                    "href": href("/search", request_params(r, sort=s, page=1))} for s in SORTS],
         "pagination": {"page": r.page, "pages": pages, "first_index": (r.page - 1) * r.per_page + 1,
                        "prev": href("/search", request_params(r, page=r.page - 1)) if r.page > 1 else None,
-                       "next": href("/search", request_params(r, page=r.page + 1)) if r.page < pages else None},
+                       "next": (href("/search", request_params(r, page=r.page + 1))
+                                if r.page < pages else None)},
         "full_href": href("/search", request_params(r, per_page=20, page=1)),
         "links": search_links(r),
         "server_ms": round((time.perf_counter() - t0) * 1000, 1),

@@ -36,10 +36,12 @@ def build_topics(ctx: Ctx) -> dict[str, Any]:
     years = _corpus_years(ctx)
     areas = []
     for a in data:
-        areas.append({"slug": a["slug"], "name": a[ctx.lang], "desc": a[f"desc_{ctx.lang}"], "papers": a["papers"],
+        areas.append({"slug": a["slug"], "name": a[ctx.lang], "desc": a[f"desc_{ctx.lang}"],
+                      "papers": a["papers"],
                       "href": topic_path(a["slug"]), "spark": sparkline(a["years"], years), "topics": [
-                          {"slug": t["slug"], "name": t[ctx.lang], "desc": t[f"desc_{ctx.lang}"], "papers": t["papers"],
-                           "href": topic_path(t["slug"]), "spark": sparkline(t["years"], years),
+                          {"slug": t["slug"], "name": t[ctx.lang], "desc": t[f"desc_{ctx.lang}"],
+                           "papers": t["papers"], "href": topic_path(t["slug"]),
+                           "spark": sparkline(t["years"], years),
                            "recent": sum(n for y, n in t["years"].items() if y >= years[-3]),
                            "venues": [{"key": v, "short": venue_registry.get(v).short, "count": n}
                                       for v, n in list(t["venues"].items())[:3]]}
@@ -87,8 +89,10 @@ def build_topic(ctx: Ctx, slug: str, params: Mapping[str, Any], venue_seg: str |
         if t.parent else [],
         "conference": conf, "papers_total": d["papers"], "total": d["total"], "filters": d["filters"],
         "venue_links": [] if scope else [{"key": v, "short": labels[v], "count": n, "active": v == venue,
-                                          "href": link(venue=None if v == venue else v)} for v, n in venue_totals[:20]],
-        "year_links": [] if scope else [{"year": y, "active": y == year, "href": link(year=None if y == year else y)}
+                                          "href": link(venue=None if v == venue else v)}
+                                         for v, n in venue_totals[:20]],
+        "year_links": [] if scope else [{"year": y, "active": y == year,
+                                         "href": link(year=None if y == year else y)}
                                         for y in years_all[:15]],
         "clear_href": link(venue=None, year=None) if (venue or year) and not scope else None,
         "chart": stacked_by_venue({k: n for k, n in vy.items() if not venue or k[0] == venue}, labels),

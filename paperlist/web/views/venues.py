@@ -4,7 +4,8 @@ venue's years and a list's navigation links."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ... import venues as venue_registry
 from ...service import list_request_from_params
@@ -59,8 +60,10 @@ def build_venue(ctx: Ctx, name: str) -> dict[str, Any]:
     """A venue: its years with counts and status breakdown, and a chart of papers per year."""
     d = sv.venue(ctx.home, name)
     key = d["venue"]["key"]
-    return {"page": "venue", **d, "venue": {**d["venue"], "field_name": _field_name(d["venue"]["field"], ctx.lang)},
-            "related": [_venue_entry(r) for r in d["related"]], "chart": year_bars(sv.year_rows(ctx.home, key))}
+    return {"page": "venue", **d,
+            "venue": {**d["venue"], "field_name": _field_name(d["venue"]["field"], ctx.lang)},
+            "related": [_venue_entry(r) for r in d["related"]],
+            "chart": year_bars(sv.year_rows(ctx.home, key))}
 
 
 def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -78,9 +81,11 @@ def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]
         "track_links": d["track_counts"],
         "clear_href": sv.list_href(key, year, lr, q=None, status=[], track=None, per_page=None)
         if (lr.q or lr.statuses or lr.track) else None,
-        "per_page_links": [{"value": c, "href": sv.list_href(key, year, lr, per_page=None if c == "100" else c),
+        "per_page_links": [{"value": c,
+                            "href": sv.list_href(key, year, lr, per_page=None if c == "100" else c),
                             "active": c == per_raw} for c in LIST_PER_PAGE],
-        **{k: ({"year": y, "href": f"{d['venue']['href']}/{y}"} if y is not None else None) for k, y in years.items()},
+        **{k: ({"year": y, "href": f"{d['venue']['href']}/{y}"} if y is not None else None)
+           for k, y in years.items()},
     }
 
 
