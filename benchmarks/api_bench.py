@@ -19,6 +19,11 @@ connections (2 threads) to:
 
 It prints requests/s, p50 and p99 latency, errors (non-2xx and socket errors) and our req/s over
 datasette's for each query. The machine is shared: compare the ratios of one run, not absolutes.
+
+``--baseline TREE`` also serves another checkout of paperlist (e.g. the previous commit:
+``git worktree add /tmp/before HEAD~1``) over the same home, as ``before`` and ``before-nocache``,
+and prints our req/s over its; ``--no-datasette`` leaves datasette out (then the ratios are to the
+baseline only).
 """
 
 from __future__ import annotations
@@ -149,6 +154,8 @@ def main() -> None:
     ap.add_argument("--datasette-venv", type=Path, default=Path.home() / ".cache" / "paperlist-bench" / "datasette-venv")
     ap.add_argument("--workdir", type=Path, help="Keep the FTS5 copy here (reused when present); default: a temp dir.")
     ap.add_argument("--query", action="append", help="Queries (default: the three of issue 6).")
+    ap.add_argument("--baseline", type=Path, help="Another paperlist checkout to serve side by side (`before`).")
+    ap.add_argument("--no-datasette", action="store_true", help="Leave datasette out.")
     args = ap.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed (apt-get install wrk)")
@@ -157,7 +164,7 @@ def main() -> None:
         work = args.workdir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="paperlist-bench-")))
         work.mkdir(parents=True, exist_ok=True)
         fts = work / "papers.db"
-        if not fts.exists():
+        if not fts.exists() and not args.no_datasette:
             t0 = time.perf_counter()
             n = build_fts_copy(args.home, fts)
             print(f"FTS5 copy: {n:,} papers in {time.perf_counter() - t0:.0f} s ({fts.stat().st_size / 1e6:.0f} MB)")
@@ -169,15 +176,18 @@ def main() -> None:
             stack.callback(proc.terminate)
             servers[name] = (proc, url)
 
-        p = free_port()
-        start("datasette", [str(datasette_bin(args.datasette_venv)), "serve", "-i", str(fts), "--port", str(p),
-                            "--setting", "sql_time_limit_ms", "60000", "--setting", "max_returned_rows", "1000"], {},
-              f"http://127.0.0.1:{p}/papers/papers.json?_size=20&_search={{q}}")
-        paperlist = str(Path(sys.executable).parent / "paperlist")
-        for name, cache in (("ours", "2048"), ("ours-nocache", "0")):
+        if not args.no_datasette:
             p = free_port()
-            start(name, [paperlist, "--home", str(args.home), "serve", "--port", str(p), "--workers", str(args.workers)],
-                  {"PAPERLIST_SEARCH_CACHE": cache}, f"http://127.0.0.1:{p}/api/v1/search?q={{q}}")
+            start("datasette", [str(datasette_bin(args.datasette_venv)), "serve", "-i", str(fts), "--port", str(p),
+                                "--setting", "sql_time_limit_ms", "60000", "--setting", "max_returned_rows", "1000"],
+                  {}, f"http://127.0.0.1:{p}/papers/papers.json?_size=20&_search={{q}}")
+        trees: list[tuple[str, Path | None]] = [("ours", None)] + ([("before", args.baseline)] if args.baseline else [])
+        for label, tree in trees:
+            for name, cache in ((label, "2048"), (f"{label}-nocache", "0")):
+                p = free_port()
+                env = {"PAPERLIST_SEARCH_CACHE": cache} | ({"PYTHONPATH": str(tree.resolve())} if tree else {})
+                start(name, [sys.executable, "-m", "paperlist", "--home", str(args.home), "serve", "--port", str(p),
+                             "--workers", str(args.workers)], env, f"http://127.0.0.1:{p}/api/v1/search?q={{q}}")
         for name, (_proc, url) in servers.items():
             wait_http(url.format(q="warm"))
             print(f"{name:<13} {url}")
@@ -195,6 +205,17 @@ def main() -> None:
                 print(f"  {q!r:<24} {name:<13} {r['rps']:>8.1f} req/s  p50 {r['p50']:>7.1f} ms  p99 {r['p99']:>7.1f} ms"
                       f"  errors {int(r['errors'])}  load {load:.1f}   ({what})", flush=True)
         print()
+        if args.baseline:
+            print("| query | ours req/s (p99) | before req/s (p99) | ratio | ours, no cache (p99) | before, no cache (p99) | ratio |")
+            print("|---|---|---|---|---|---|---|")
+            for q in queries:
+                r = {name: res for qq, name, res in rows if qq == q}
+                o, b, on, bn = r["ours"], r["before"], r["ours-nocache"], r["before-nocache"]
+                print(f"| {q} | {o['rps']:,.0f} ({o['p99']:.1f} ms) | {b['rps']:,.0f} ({b['p99']:.1f} ms) | "
+                      f"{o['rps'] / (b['rps'] or 1):.2f} | {on['rps']:,.0f} ({on['p99']:.1f} ms) | "
+                      f"{bn['rps']:,.0f} ({bn['p99']:.1f} ms) | {on['rps'] / (bn['rps'] or 1):.2f} |")
+        if args.no_datasette:
+            return
         print(f"| query | datasette req/s (p99) | ours req/s (p99) | ratio | ours, no cache req/s (p99) | ratio |")
         print("|---|---|---|---|---|---|")
         for q in queries:

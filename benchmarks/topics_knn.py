@@ -75,7 +75,7 @@ def main() -> None:
             n = Counter(lab.kind for _, lab in test)
             name = "vote alone" if w is None else ("words only" if w == 0 else f"words + {w:g} x vote")
             print(f"k={k:<3} {name:<18} " + "  ".join(f"{kind} {hits[kind] / n[kind]:.3f} (n={n[kind]:,})"
-                                                   for kind in ("area", "keyword")))
+                                                   for kind in ("area", "keyword") if n[kind]))
 
 
 if __name__ == "__main__":

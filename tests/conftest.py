@@ -9,8 +9,8 @@ import os
 import shutil
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from click.testing import CliRunner, Result
@@ -22,8 +22,8 @@ from paperlist.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAPERCOPILOT = FIXTURES / "papercopilot"
-SHARED_DATA = Path(os.environ.get("PAPERLIST_SHARED_DATA") or os.environ.get("PAPERLIST_DATA") or default_data_dir()
-                   or "/nonexistent/shared/data")
+SHARED_DATA = Path(os.environ.get("PAPERLIST_SHARED_DATA") or os.environ.get("PAPERLIST_DATA")
+                   or default_data_dir() or "/nonexistent/shared/data")
 
 
 def run_cli(home: Path, *args: str) -> Result:

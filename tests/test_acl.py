@@ -62,8 +62,10 @@ def test_every_volume_kind_maps_to_venue_and_track(aid: str, venue: str, track: 
 
 @pytest.mark.parametrize("aid, field, display, plain_text", [
     ("2022.acl-long.247", "title",
-     "Upstream Mitigation Is *Not* All You Need: Testing the Bias Transfer Hypothesis in Pre-Trained Language Models",
-     "Upstream Mitigation Is Not All You Need: Testing the Bias Transfer Hypothesis in Pre-Trained Language Models"),
+     "Upstream Mitigation Is *Not* All You Need: Testing the Bias Transfer Hypothesis "
+     "in Pre-Trained Language Models",
+     "Upstream Mitigation Is Not All You Need: Testing the Bias Transfer Hypothesis "
+     "in Pre-Trained Language Models"),
     ("2022.acl-long.112", "title",
      "Summ$^N$: A Multi-Stage Summarization Framework for Long Input Dialogues and Documents",
      "Summ^N: A Multi-Stage Summarization Framework for Long Input Dialogues and Documents"),
@@ -112,7 +114,8 @@ def test_inline_conversion_edge_cases(xml: str, display: str) -> None:
 
 def test_authors_orcid_affiliation_person_ids_and_missing_first_name() -> None:
     r = paper("2022.acl-long.21")
-    assert [(a.name, a.orcid) for a in r.authors][:2] == [("Yuwei Zhang", "0000-0001-6910-8130"), ("Haode Zhang", None)]
+    assert [(a.name, a.orcid) for a in r.authors][:2] == [("Yuwei Zhang", "0000-0001-6910-8130"),
+                                                          ("Haode Zhang", None)]
     assert r.authors[4].orcid == "0000-0002-6887-9301"
     mausam = paper("2023.emnlp-main.274").authors[-1]          # <author><last>Mausam</last></author>
     assert (mausam.name, mausam.key) == ("Mausam", "mausam")
@@ -127,11 +130,11 @@ def test_editors_are_not_authors_but_biblio() -> None:
     assert [a.name for a in r.authors] == ["Ali Modarressi", "Hosein Mohebbi", "Mohammad Taher Pilehvar"]
     assert r.biblio == {
         "entrytype": "inproceedings", "bibkey": "modarressi-etal-2022-adapler",
-        "booktitle": "Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics "
-                     "(Volume 1: Long Papers)",
+        "booktitle": "Proceedings of the 60th Annual Meeting of the Association for Computational "
+                     "Linguistics (Volume 1: Long Papers)",
         "editor": "Smaranda Muresan, Preslav Nakov, Aline Villavicencio",
-        "publisher": "Association for Computational Linguistics", "address": "Dublin, Ireland", "month": "May",
-        "pages": "1--15",
+        "publisher": "Association for Computational Linguistics", "address": "Dublin, Ireland",
+        "month": "May", "pages": "1--15",
     }
 
 
@@ -172,7 +175,8 @@ def test_award_retraction_and_missing_abstract() -> None:
     assert paper("2022.acl-long.1").award is None
     retracted = paper("2022.coling-1.306")
     assert retracted.status == "accepted"
-    assert retracted.extra["retracted"] == {"date": "2024-05-21", "note": "Retracted by the COLING 2022 PC chairs."}
+    assert retracted.extra["retracted"] == {"date": "2024-05-21",
+                                            "note": "Retracted by the COLING 2022 PC chairs."}
     assert paper("2022.coling-1.42").abstract is None
 
 
@@ -188,10 +192,11 @@ def _collection(tmp_path: Path, body: str, cid: str = "2023.repl4nlp") -> Path:
 
 
 def test_workshop_and_unknown_volumes(tmp_path: Path) -> None:
-    body = ('<volume id="1" type="proceedings"><meta><booktitle>Proceedings of the 8th Workshop on Representation '
-            'Learning for NLP (RepL4NLP 2023)</booktitle><venue>repl4nlp</venue><year>2023</year></meta>'
-            '<paper id="1"><title>A Workshop Paper</title><author><first>A</first><last>Person</last></author>'
-            '<url>2023.repl4nlp-1.1</url></paper></volume>')
+    body = ('<volume id="1" type="proceedings"><meta><booktitle>Proceedings of the 8th Workshop on '
+            'Representation Learning for NLP (RepL4NLP 2023)</booktitle><venue>repl4nlp</venue>'
+            '<year>2023</year></meta>'
+            '<paper id="1"><title>A Workshop Paper</title><author><first>A</first><last>Person</last>'
+            '</author><url>2023.repl4nlp-1.1</url></paper></volume>')
     src = load_path(_collection(tmp_path, body))
     (r,) = READERS["acl"].parse(src).records
     assert (r.venue, r.track, r.year) == ("repl4nlp", "workshop", 2023)
@@ -237,7 +242,8 @@ def test_collection_without_volumes_is_a_file_error(tmp_path: Path) -> None:
 def test_sniff_claims_only_anthology_xml(tmp_path: Path) -> None:
     acl = READERS["acl"]
     assert acl.sniff(load_path(ACL / "2023.tacl.xml"))
-    for other in [*(FIXTURES / "papercopilot").rglob("*.json"), *(FIXTURES / "openreview").rglob("*.csv"), *(FIXTURES / "openreview").rglob("*.json")]:
+    for other in [*(FIXTURES / "papercopilot").rglob("*.json"), *(FIXTURES / "openreview").rglob("*.csv"),
+                  *(FIXTURES / "openreview").rglob("*.json")]:
         assert not acl.sniff(load_path(other)), other
     rss = tmp_path / "feed.xml"
     rss.write_text('<?xml version="1.0"?><rss><channel><title>x</title></channel></rss>')

@@ -56,8 +56,10 @@ def test_glued_first_names_are_cut_where_the_scraper_left_its_sign() -> None:
 
 @pytest.mark.parametrize(("title", "others", "expected"), [
     # the trailing sign (space, hyphen, parenthesis) confirms the glued name
-    ("Reward Gaming in Conditional Text GenerationRichard ", [], "Reward Gaming in Conditional Text Generation"),
-    ("Towards Tool Use Alignment of Large Language ModelsZhi-", [], "Towards Tool Use Alignment of Large Language Models"),
+    ("Reward Gaming in Conditional Text GenerationRichard ", [],
+     "Reward Gaming in Conditional Text Generation"),
+    ("Towards Tool Use Alignment of Large Language ModelsZhi-", [],
+     "Towards Tool Use Alignment of Large Language Models"),
     ("Classist Tools: Social Class Correlates with Performance in NLPAmanda ", [],
      "Classist Tools: Social Class Correlates with Performance in NLP"),
     ("Python Code Generation by Asking Clarification QuestionsHaau-Sing (", [],
@@ -69,18 +71,21 @@ def test_glued_first_names_are_cut_where_the_scraper_left_its_sign() -> None:
     ("REDFM: a Filtered and Multilingual Relation Extraction Dataset\u202aPere-Lluís ", [],
      "REDFM: a Filtered and Multilingual Relation Extraction Dataset"),
     # a truncated title with a trailing space has nothing glued: left alone
-    ("BiasWipe: Mitigating Unintended Bias in Text Classifiers through ", [], "BiasWipe: Mitigating Unintended Bias in Text Classifiers through "),
+    ("BiasWipe: Mitigating Unintended Bias in Text Classifiers through ", [],
+     "BiasWipe: Mitigating Unintended Bias in Text Classifiers through "),
     # without the sign: a one-syllable given name glued to a word other titles use
     ("ERNIE-Doc: A Retrospective Long-Document Modeling TransformerSi", ["A Transformer for Parsing"],
      "ERNIE-Doc: A Retrospective Long-Document Modeling Transformer"),
     ("Knowledge Graph Compression Enhances Diverse Commonsense GenerationEun", ["Question Generation"],
      "Knowledge Graph Compression Enhances Diverse Commonsense Generation"),
     # ... but never an English word, a name another title uses as a word, or an unknown stem
-    ("Dependency Parsing Using Code-Mixed TreeBank", ["A Tree for Parsing"], "Dependency Parsing Using Code-Mixed TreeBank"),
+    ("Dependency Parsing Using Code-Mixed TreeBank", ["A Tree for Parsing"],
+     "Dependency Parsing Using Code-Mixed TreeBank"),
     ("Enhanced Decoding in LLM for NameGuess", ["A Name for All"], "Enhanced Decoding in LLM for NameGuess"),
     ("Lexical Semantics with WordNet", ["Word Embeddings"], "Lexical Semantics with WordNet"),
     ("A Study of Homonymy and Synonymy", ["Synonym Detection"], "A Study of Homonymy and Synonymy"),
-    ("Cross-lingual Transfer for TransformerSi", ["Si and Hu", "A Transformer"], "Cross-lingual Transfer for TransformerSi"),
+    ("Cross-lingual Transfer for TransformerSi", ["Si and Hu", "A Transformer"],
+     "Cross-lingual Transfer for TransformerSi"),
     ("Modeling TransformerSi", [], "Modeling TransformerSi"),
 ])
 def test_glued_name_repair(title: str, others: list[str], expected: str) -> None:
@@ -133,7 +138,8 @@ def test_journals_get_their_doi_and_journal_name() -> None:
     recs, _ = parse(ATC / "TPAMI" / "tpami_2025.json")
     r = recs[0]
     assert r.venue == "tpami" and r.track == "journal" and r.ids["doi"].startswith("10.1109/tpami.")
-    assert r.biblio == {"entrytype": "article", "journal": "IEEE Transactions on Pattern Analysis and Machine Intelligence"}
+    assert r.biblio == {"entrytype": "article",
+                        "journal": "IEEE Transactions on Pattern Analysis and Machine Intelligence"}
     assert r.key == r.ids["doi"]
 
 
@@ -214,7 +220,8 @@ def test_every_real_list_parses_with_only_front_matter_skipped() -> None:
     manifest = json.loads((root / "MANIFEST.json").read_text())
     listed = sum(f["records"] for f in manifest["files"])
     # the lists that name a paper twice (the same title in the same track): kept once
-    assert len(skipped) == 5 and all("again in the same track" in m or "repeats an earlier" in m for m in skipped)
+    assert len(skipped) == 5 and all("again in the same track" in m or "repeats an earlier" in m
+                                     for m in skipped)
     assert listed - 40 <= total < listed                 # every volume's front matter, nothing else
 
 

@@ -30,7 +30,8 @@ def test_search_shape(client: Any) -> None:
     r = client.get("/api/v1/search?q=speculative+decoding&per_page=5")
     assert r.status_code == 200 and r.headers["content-type"] == "application/json"
     d = r.json()
-    assert set(d) >= {"query", "total", "pages", "took_ms", "hits", "facets", "suggestion", "interpreted", "links"}
+    assert set(d) >= {"query", "total", "pages", "took_ms", "hits", "facets", "suggestion", "interpreted",
+                      "links"}
     assert d["total"] >= 1 and d["took_ms"] >= 0
     hit = d["hits"][0]
     assert hit["title"].startswith("Attention Drift in Speculative Decoding")
@@ -50,7 +51,8 @@ def test_search_filters_and_paging(client: Any) -> None:
     assert all(h["status"] == "poster" and h["year"] == 2024 for h in d["hits"])
     assert d["links"]["next"] and "page=2" in d["links"]["next"] and d["links"]["prev"] is None
     nxt = client.get(d["links"]["next"]).json()
-    assert nxt["query"]["page"] == 2 and {h["id"] for h in nxt["hits"]}.isdisjoint({h["id"] for h in d["hits"]})
+    assert (nxt["query"]["page"] == 2
+            and {h["id"] for h in nxt["hits"]}.isdisjoint({h["id"] for h in d["hits"]}))
     bare = client.get("/api/v1/search?q=transformers&facets=false&snippets=false").json()
     assert bare["facets"] == {"venue": [], "year": [], "status": [], "topic": []}
     assert all("<mark>" not in h["snippet_html"] for h in bare["hits"])
@@ -73,7 +75,8 @@ def test_search_cache(client: Any) -> None:
 
 @pytest.mark.parametrize("query,param", [
     ("year=abc", "year"), ("per_page=1000", "per_page"), ("page=-1", "page"), ("page=0", "page"),
-    ("sort=best", "sort"), ("status=maybe", "status"), ("mode=psychic", "mode"), ("facet_size=0", "facet_size"),
+    ("sort=best", "sort"), ("status=maybe", "status"), ("mode=psychic", "mode"),
+    ("facet_size=0", "facet_size"),
     ("format=pdf", "format"), ("limit=20000", "limit"), ("year_from=1800", "year_from"),
     ("q=" + "x" * 1001, "q"), ("facets=perhaps", "facets"),
 ])
@@ -169,7 +172,8 @@ def test_conference_year(client: Any) -> None:
 @pytest.mark.parametrize("path,status", [
     ("/api/v1/conferences/neurips/1999", 404), ("/api/v1/conferences/neurips/20x4", 422),
     ("/api/v1/conferences/neurips/2024?page=0", 422), ("/api/v1/conferences/neurips/2024?page=9", 422),
-    ("/api/v1/conferences/neurips/2024?per_page=1001", 422), ("/api/v1/conferences/neurips/2024?status=maybe", 422),
+    ("/api/v1/conferences/neurips/2024?per_page=1001", 422),
+    ("/api/v1/conferences/neurips/2024?status=maybe", 422),
     ("/api/v1/conferences/neurips/2024?format=atom", 422), ("/api/v1/conferences/nosuch/2024", 404),
 ])
 def test_conference_year_errors(client: Any, path: str, status: int) -> None:

@@ -3,7 +3,8 @@ exempt unless configured), and size limits on paths, query strings and bodies.""
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,8 @@ def _client(web_home: Any, web_store: Store, limit: RateLimit, host: str = "203.
 
     from paperlist.web.app import Settings, create_app
 
-    return TestClient(create_app(Settings(home=web_home, store=web_store, rate_limit=limit)), client=(host, 5000))
+    return TestClient(create_app(Settings(home=web_home, store=web_store, rate_limit=limit)),
+                      client=(host, 5000))
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import schemathesis
+from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import positive_data_acceptance
-from hypothesis import HealthCheck, settings
 
 from paperlist.web.app import Settings, create_app
 from paperlist.web.limits import RateLimit

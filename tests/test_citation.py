@@ -13,7 +13,8 @@ from paperlist.models import Author, Paper
 def paper(**kw: object) -> Paper:
     base: dict[str, object] = dict(id="neurips2024-x", venue="neurips", year=2024,
                                    title="Attention Is All You Need", title_plain="Attention Is All You Need",
-                                   authors=[Author("Ashish Vaswani", "ashish-vaswani"), Author("Noam Shazeer", "noam-shazeer")])
+                                   authors=[Author("Ashish Vaswani", "ashish-vaswani"),
+                                            Author("Noam Shazeer", "noam-shazeer")])
     base.update(kw)
     return Paper(**base)  # type: ignore[arg-type]
 

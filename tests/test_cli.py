@@ -57,7 +57,8 @@ def test_show_text_and_json(cli_home: Path) -> None:
     assert r.exit_code == 0 and "Lijun Zhang, Zhi-Hua Zhou" in r.stdout and "NeurIPS 2018" in r.stdout
     d = json.loads(run_cli(cli_home, "show", "11127", "--json").stdout)
     assert d["venue"] == "neurips" and d["authors"][1]["key"] == "zhihua-zhou"
-    assert run_cli(cli_home, "show", d["id"], "--json").stdout == run_cli(cli_home, "show", "11127", "--json").stdout
+    assert (run_cli(cli_home, "show", d["id"], "--json").stdout
+            == run_cli(cli_home, "show", "11127", "--json").stdout)
 
 
 def test_show_unknown_id(cli_home: Path) -> None:
@@ -75,7 +76,8 @@ def test_console_script_and_paperlist_home(tmp_path: Path) -> None:
     env = {**os.environ, "PAPERLIST_HOME": str(tmp_path / "h")}
     exe = Path(sys.executable).with_name("paperlist")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from paperlist.cli import main; main()"]
-    r = subprocess.run([*cmd, "ingest", "-q", str(PAPERCOPILOT / "kdd")], env=env, capture_output=True, text=True)
+    r = subprocess.run([*cmd, "ingest", "-q", str(PAPERCOPILOT / "kdd")], env=env, capture_output=True,
+                       text=True)
     assert r.returncode == 0, r.stderr
     r = subprocess.run([*cmd, "stats", "--json"], env=env, capture_output=True, text=True)
     assert json.loads(r.stdout)["papers"] == 1
@@ -90,5 +92,6 @@ def test_mcp_needs_a_store(tmp_path: Path) -> None:
 def test_embed_refuses_an_unknown_encoder_precision(cli_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAPERLIST_ENCODER_PRECISION", "fp8")
     r = run_cli(cli_home, "embed", "--max-batches", "0")
-    assert r.exit_code == 2 and "PAPERLIST_ENCODER_PRECISION='fp8' is not one of: auto, float32, bfloat16" in r.stderr
+    assert (r.exit_code == 2
+            and "PAPERLIST_ENCODER_PRECISION='fp8' is not one of: auto, float32, bfloat16" in r.stderr)
     assert len(r.stderr.strip().splitlines()) == 1 and not (cli_home / "vectors").exists()

@@ -34,13 +34,16 @@ TRUE_SAME_TITLE = {
     ("wacv:2014", "carmakeandmodelrecognitionusing3dcurvealignment"): "Hsiao et al.; Ramnath et al.",
     # AAAI's proceedings list a paper and its student abstract (or doctoral-consortium paper) under
     # one title: two publications with two article pages
-    ("aaai:2017", "groundedactiontransformationforrobotlearninginsimulation"): "technical track; student abstract",
+    ("aaai:2017", "groundedactiontransformationforrobotlearninginsimulation"):
+        "technical track; student abstract",
     ("aaai:2018", "propositionentailmentineducationalapplicationsusingdeepneuralnetworks"):
         "main track; student abstract",
     ("aaai:2018", "balancinglexicographicfairnessandautilitarianobjectivewithapplicationtokidneyexchange"):
         "technical track; student abstract",
-    ("aaai:2019", "parameterizedheuristicsforincompleteweightedcsps"): "doctoral consortium; student abstract",
-    ("aaai:2019", "emergencydepartmentonlinepatientcaregiverscheduling"): "AI for social impact; student abstract",
+    ("aaai:2019", "parameterizedheuristicsforincompleteweightedcsps"):
+        "doctoral consortium; student abstract",
+    ("aaai:2019", "emergencydepartmentonlinepatientcaregiverscheduling"):
+        "AI for social impact; student abstract",
 }
 
 

@@ -81,8 +81,9 @@ def test_every_acl_volume_is_mapped(acl: dict[str, list[Record]]) -> None:
     pairs = Counter((r.venue, r.track) for rs in acl.values() for r in rs)
     tracks = {t for _, t in pairs}
     assert tracks == {"main", "long", "short", "srw", "demo", "industry", "tutorial", "journal"}
-    assert {v for v, _ in pairs} == {"acl", "emnlp", "naacl", "eacl", "coling", "lrec-coling", "tacl", "findings-acl",
-                                     "findings-emnlp", "findings-naacl", "findings-eacl", "findings-aacl"}
+    assert {v for v, _ in pairs} == {"acl", "emnlp", "naacl", "eacl", "coling", "lrec-coling", "tacl",
+                                     "findings-acl", "findings-emnlp", "findings-naacl", "findings-eacl",
+                                     "findings-aacl"}
     assert pairs[("tacl", "journal")] == 98 + 95 + 33 and pairs[("lrec-coling", "main")] == 1554
 
 
@@ -115,7 +116,8 @@ def test_sniffers_route_the_whole_corpus() -> None:
         claimed[(folder, hits[0] if hits else "-")] += 1
     assert claimed == Counter({
         ("acl-anthology", "acl"): 21, ("openreview-exports", "openreview"): 18,
-        ("openreview-exports", "orgroups"): 2, ("openreview-exports", "-"): 1,       # icml2026/meta.json: counts only
+        ("openreview-exports", "orgroups"): 2,
+        ("openreview-exports", "-"): 1,                                 # icml2026/meta.json: counts only
         ("ai-top-conf-jsons", "aitopconf"): 120, ("papercopilot", "papercopilot"): 277,
         ("mlanthology", "mlanthology"): claimed[("mlanthology", "mlanthology")],
         ("www2026", "webconf"): 6, ("iros2026", "explorer"): 1, ("icra2026", "papercept"): 5,

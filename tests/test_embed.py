@@ -27,8 +27,8 @@ def _cli() -> list[str]:
 
 def _run(home: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     env = os.environ | {"HF_HUB_OFFLINE": "1"}
-    return subprocess.run([*_cli(), "--home", str(home), *args], capture_output=True, text=True, timeout=timeout,
-                          env=env, check=False)
+    return subprocess.run([*_cli(), "--home", str(home), *args], capture_output=True, text=True,
+                          timeout=timeout, env=env, check=False)
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +94,7 @@ def test_max_batches_stops_early_and_publishes_what_it_has(tmp_path: Path) -> No
 
 
 def test_vectors_answer_semantic_and_chinese_queries(embed_home: Path) -> None:
-    from paperlist.search import SearchRequest, Searcher
+    from paperlist.search import Searcher, SearchRequest
     from paperlist.search.similar import similar_papers
     from paperlist.store import Store
 

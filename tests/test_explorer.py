@@ -42,16 +42,18 @@ def test_papers_with_authors_affiliations_keywords_and_sessions() -> None:
     recs, skipped = parse(FIXTURE)
     assert skipped == [] and len(recs) == 9
     assert READER.file_key(load_path(FIXTURE)) == "explorer:iros2026-papers"
-    assert {(r.source, r.venue, r.year, r.status) for r in recs.values()} == {("explorer", "iros", 2026, "accepted")}
+    assert ({(r.source, r.venue, r.year, r.status) for r in recs.values()}
+            == {("explorer", "iros", 2026, "accepted")})
     r = recs["IROS26-4559"]
-    assert r.title.startswith("Novelty Adaptation through Hybrid Large Language Model (LLM)-Symbolic Planning")
+    assert r.title.startswith("Novelty Adaptation through Hybrid Large Language Model (LLM)-Symbolic "
+                              "Planning")
     assert [(a.name, a.affiliation) for a in r.authors][:3] == [
         ("Hong Lu", "Tufts University"),
         ("Pierrick Lorang", "AIT Austrian Institute of Technology GmbH - Tufts University"),
         ("Timothy R. Duggan", "Tufts University")]
     assert r.keywords == ["Task and Motion Planning", "Reinforcement Learning",
                           "Hybrid Logical/Dynamical Planning and Verification"]
-    assert r.abstract is None and r.award is None and r.links == {}            # abstracts are empty in the file
+    assert r.abstract is None and r.award is None and r.links == {}    # abstracts are empty in the file
     assert r.extra == {"day": "Wednesday", "time": "15:27", "session": "4d5505",
                        "session_title": "AI-Driven Advances in Task and Motion Planning",
                        "session_type": "Focused Sessions", "room": "321", "code": "W2FB03 · #4559",
@@ -64,7 +66,7 @@ def test_papers_with_authors_affiliations_keywords_and_sessions() -> None:
 def test_names_with_a_second_comma() -> None:
     recs, _ = parse(FIXTURE)
     names = {a.name for r in recs.values() for a in r.authors}
-    assert {"Rushiil Nakka", "Ryan C DuToit"} <= names             # "Nakka, Rushiil, Rushiil Nakka", "DuToit, Ryan, C"
+    assert {"Rushiil Nakka", "Ryan C DuToit"} <= names    # "Nakka, Rushiil, Rushiil Nakka", "DuToit, Ryan, C"
     assert not [n for n in names if "," in n]
 
 
@@ -114,7 +116,8 @@ def test_bad_papers_are_skipped_with_where_and_why(tmp_path: Path) -> None:
     ("iros2026-papers.json", b"[]", "expected an object with a 'papers' list"),
     ("iros2026-papers.json", b'{"papers": {"a": 1}}', "expected an object with a 'papers' list"),
     ("iros2026-papers.json", b'{"papers": [], "source": "IROS 2026"}', "the 'papers' list is empty"),
-    ("papers.json", b'{"papers": [{"title": "A"}], "source": "Paper Index"}', "no venue and year in 'source'"),
+    ("papers.json", b'{"papers": [{"title": "A"}], "source": "Paper Index"}',
+     "no venue and year in 'source'"),
     ("papers.json", b'{"papers": [{"title": "A"}]}', "no venue and year in 'source'"),
 ])
 def test_file_errors_are_one_line(tmp_path: Path, name: str, data: bytes, message: str) -> None:
@@ -134,7 +137,8 @@ def test_truncated_copies_raise_only_source_errors(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name, data", [
     ("neurips-2024.json", {"venue": "neurips", "year": "2024", "papers": [{"title": "A", "authors": []}]}),
-    ("orals.json", {"generated_at": "2026-01-01", "papers": [{"title": "A", "authors": ["B"], "session": "Oral 1"}]}),
+    ("orals.json", {"generated_at": "2026-01-01",
+                    "papers": [{"title": "A", "authors": ["B"], "session": "Oral 1"}]}),
     ("iros2026-papers.json", [{"title": "A", "code": "x", "session_title": "y"}]),
     ("iros2026-papers.json", {"papers": [{"title": "A", "authors": []}], "note": "session_title code"}),
     ("iros2026-papers.json", b'{"papers": [{"code": "x", "session_title": "y", "title": "A", "authors": []}'),

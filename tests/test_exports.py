@@ -8,8 +8,9 @@ import csv
 import io
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import bibtexparser
 import orjson
@@ -27,12 +28,12 @@ NASTY_ABSTRACT = '-2+3 starts with minus; "quoted", comma,\nsecond line \x07bell
 
 def extra_records() -> list[Any]:
     return [
-        _rec("test:icml2025", "dup1", "icml", 2025, "Duplicate Keys Everywhere", ["Ada Lovelace"], status="poster",
-             abstract="One."),
+        _rec("test:icml2025", "dup1", "icml", 2025, "Duplicate Keys Everywhere", ["Ada Lovelace"],
+             status="poster", abstract="One."),
         _rec("test:cvpr2025", "dup2", "cvpr", 2025, "Duplicate Keys Again", ["Ada Lovelace"], status="poster",
              abstract="Two."),
-        _rec("test:icml2025", "inj", "icml", 2025, FORMULA, ["@SUM(A1) Person", "+Plus Person"], status="oral",
-             abstract=NASTY_ABSTRACT, keywords=["=1+1"]),
+        _rec("test:icml2025", "inj", "icml", 2025, FORMULA, ["@SUM(A1) Person", "+Plus Person"],
+             status="oral", abstract=NASTY_ABSTRACT, keywords=["=1+1"]),
     ]
 
 
@@ -85,11 +86,12 @@ def test_bibtex_round_trip(ec: Any) -> None:
     keys = [e.key.lower() for e in lib.entries]
     assert len(set(keys)) == len(keys)                                     # unique, as BibTeX compares them
     assert {"lovelace2025duplicate", "lovelace2025duplicatea"} <= set(keys)
-    for entry, pid in zip(lib.entries, ids):
+    for entry, pid in zip(lib.entries, ids, strict=True):
         paper = ec.get(f"/api/v1/papers/{pid}").json()
         fields = {k.lower(): v for k, v in entry.fields_dict.items()}
         if paper["bibtex_from_source"]:                  # the source's own entry, as the paper page shows it
-            assert bibtexparser.parse_string(paper["bibtex"]).entries[0].fields_dict.keys() == entry.fields_dict.keys()
+            assert (bibtexparser.parse_string(paper["bibtex"]).entries[0].fields_dict.keys()
+                    == entry.fields_dict.keys())
             continue
         assert fields["year"].value == str(paper["year"]), pid
         if "$" not in paper["title"]:                                          # math stays LaTeX in BibTeX
@@ -101,7 +103,8 @@ def test_bibtex_round_trip(ec: Any) -> None:
 
 def test_bibtex_keys_unit() -> None:
     keys = exports.BibKeys()
-    assert [keys.unique("smith2020") for _ in range(4)] == ["smith2020", "smith2020a", "smith2020b", "smith2020c"]
+    assert [keys.unique("smith2020") for _ in range(4)] == ["smith2020", "smith2020a", "smith2020b",
+                                                            "smith2020c"]
     assert keys.unique("SMITH2020") == "SMITH2020d"
     assert exports._suffix(27) == "aa"
     text = "@string{x = {y}}\n@article{ key ,\n title={T}}"
@@ -115,17 +118,18 @@ def test_csv(ec: Any) -> None:
     assert "\r\n" in r.text
     rows = list(csv.reader(io.StringIO(r.text)))
     assert tuple(rows[0]) == exports.CSV_COLUMNS and len(rows) - 1 == len(all_ids(ec))
-    by_id = {row[0]: dict(zip(rows[0], row)) for row in rows[1:]}
+    by_id = {row[0]: dict(zip(rows[0], row, strict=True)) for row in rows[1:]}
     for row in rows[1:]:
         for cell in row:
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
             assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", cell)
     inj = next(v for v in by_id.values() if "HYPERLINK" in v["title"])
     assert inj["title"] == "'" + FORMULA and inj["authors"] == "'@SUM(A1) Person; +Plus Person"
-    assert inj["abstract"] == "'" + "-2+3 starts with minus; \"quoted\", comma,\nsecond line bell nul vtab end"
+    assert inj["abstract"] == ("'" + "-2+3 starts with minus; \"quoted\", comma,\n"
+                               "second line bell nul vtab end")
     assert inj["keywords"] == "'=1+1" and inj["url"].startswith("http://testserver/papers/")
     xss = next(v for v in by_id.values() if "Attack" in v["title"])
-    assert "<script>" in xss["title"] and xss["pdf"] == ""                # text stays text; no javascript: link
+    assert "<script>" in xss["title"] and xss["pdf"] == ""          # text stays text; no javascript: link
 
 
 @pytest.mark.parametrize("value,cell", [
@@ -170,7 +174,8 @@ def _atom(text: str) -> ET.Element:
         for tag in ("id", "title", "updated"):
             assert (e.findtext(ATOM + tag) or "").strip(), tag
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", e.findtext(ATOM + "updated") or "")
-        assert any(x.get("rel") == "alternate" and x.get("href", "").startswith("http") for x in e.findall(ATOM + "link"))
+        assert any(x.get("rel") == "alternate" and x.get("href", "").startswith("http")
+                   for x in e.findall(ATOM + "link"))
     return root
 
 
@@ -184,7 +189,8 @@ def test_search_feed(ec: Any) -> None:
     xss_plain = next(t for t in titles if t and "Attack" in t)
     assert "<script>" in xss_plain and "<script>" not in r.text            # escaped in the document
     nasty = next(e for e in entries if e.findtext(ATOM + "title") == FORMULA)
-    assert nasty.findtext(ATOM + "summary") == "-2+3 starts with minus; \"quoted\", comma,\nsecond line bell nul vtab end"
+    assert nasty.findtext(ATOM + "summary") == ("-2+3 starts with minus; \"quoted\", comma,\n"
+                                                "second line bell nul vtab end")
     assert XSS_TITLE.split()[0] not in r.text
 
 
@@ -194,8 +200,8 @@ def test_venue_feed(ec: Any) -> None:
     assert entries and all(c.get("term") for e in entries for c in e.findall(ATOM + "category"))
     assert {c.get("term") for e in entries for c in e.findall(ATOM + "category")} >= {"neurips"}
     spec = next(e for e in entries if (e.findtext(ATOM + "title") or "").startswith("Attention Drift"))
-    assert [a.findtext(ATOM + "name") for a in spec.findall(ATOM + "author")] == ["Ada Lovelace", "Alan Turing",
-                                                                                 "Grace Hopper"]
+    assert ([a.findtext(ATOM + "name") for a in spec.findall(ATOM + "author")]
+            == ["Ada Lovelace", "Alan Turing", "Grace Hopper"])
     assert any(x.get("rel") == "related" and x.get("href") == "https://example.org/spec.pdf"
                for x in spec.findall(ATOM + "link"))
 
@@ -209,7 +215,8 @@ def test_pages_link_feeds_and_downloads(ec: Any, lang: str) -> None:
         assert re.search(r'<link rel="alternate" type="application/atom\+xml" title="[^"]+" href="'
                          + re.escape(feed), html), path
     for path, bib in [("/search?q=transformers", "/api/v1/search?q=transformers&amp;format=bib"),
-                      ("/conferences/neurips/2024?status=poster", "/api/v1/conferences/neurips/2024?status=poster&amp;format=bib")]:
+                      ("/conferences/neurips/2024?status=poster",
+                       "/api/v1/conferences/neurips/2024?status=poster&amp;format=bib")]:
         html = ec.get(lang + path).text
         assert f'href="{bib}"' in html and "format=csv" in html and "format=jsonl" in html, path
         assert ("下载列表" if not lang else "Download the list") in html
@@ -218,7 +225,8 @@ def test_pages_link_feeds_and_downloads(ec: Any, lang: str) -> None:
 # --- the CLI ----------------------------------------------------------------------------------------
 def test_cli_export(export_home: Path, tmp_path: Path) -> None:
     out = tmp_path / "iclr.bib"
-    r = run_cli(export_home, "export", "--venue", "neurips", "--year", "2024", "--format", "bib", "-o", str(out))
+    r = run_cli(export_home, "export", "--venue", "neurips", "--year", "2024", "--format", "bib", "-o",
+                str(out))
     assert r.exit_code == 0 and "exported 5 of 5" in r.stderr
     assert len(bibtexparser.parse_string(out.read_text("utf-8")).entries) == 5
     r = run_cli(export_home, "export", "duplicate", "keys", "--format", "csv", "--base-url", "https://p.example/")
@@ -232,7 +240,8 @@ def test_cli_export(export_home: Path, tmp_path: Path) -> None:
 
 def test_cli_output_formats(export_home: Path) -> None:
     stats = run_cli(export_home, "stats", "--format", "json")
-    assert stats.exit_code == 0 and orjson.loads(stats.stdout) == orjson.loads(run_cli(export_home, "stats", "--json").stdout)
+    assert stats.exit_code == 0 and orjson.loads(stats.stdout) == orjson.loads(
+        run_cli(export_home, "stats", "--json").stdout)
     pid = orjson.loads(run_cli(export_home, "search", "momentum", "--format", "json").stdout)["hits"][0]["id"]
     bib = run_cli(export_home, "show", pid, "--format", "bib").stdout
     assert bibtexparser.parse_string(bib).entries[0].fields_dict["title"].value
@@ -241,10 +250,11 @@ def test_cli_output_formats(export_home: Path) -> None:
 
 
 def test_feed_entries_unit() -> None:
-    p = Paper(id="x", venue="neurips", year=2024, title="T\x0b", title_plain="T\x0b", authors=[Author("A & B", "a")],
-              abstract="<b>\x1f", links=[("pdf", "javascript:x")])
+    p = Paper(id="x", venue="neurips", year=2024, title="T\x0b", title_plain="T\x0b",
+              authors=[Author("A & B", "a")], abstract="<b>\x1f", links=[("pdf", "javascript:x")])
     body = exports.atom_feed("urn:x", "F", "http://s/f", "http://s/", "2026-01-01T00:00:00Z",
-                             exports.feed_entries([p], {}, lambda i: "http://s/papers/" + i, "2026-01-01T00:00:00Z"))
+                             exports.feed_entries([p], {}, lambda i: "http://s/papers/" + i,
+                                                  "2026-01-01T00:00:00Z"))
     root = ET.fromstring(body)
     e = root.find(ATOM + "entry")
     assert e is not None and e.findtext(ATOM + "title") == "T" and e.findtext(ATOM + "summary") == "<b>"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from paperlist.search import SearchRequest, Searcher
+from paperlist.search import Searcher, SearchRequest
 from paperlist.search.glossary import glossary, has_chinese, to_simplified, translate
 
 
@@ -59,7 +59,8 @@ def test_chinese_query_finds_english_papers_and_says_how(search_home: Path) -> N
     res = s.search(SearchRequest(q="扩散模型"))
     assert any("Diffusion" in h.title for h in res.hits)
     tr = res.interpreted["translated"]
-    assert tr["from"] == "扩散模型" and tr["to"] == "diffusion model" and tr["terms"][0]["en"] == "diffusion model"
+    assert (tr["from"] == "扩散模型" and tr["to"] == "diffusion model"
+            and tr["terms"][0]["en"] == "diffusion model")
     mixed = s.search(SearchRequest(q="图神经网络 molecule"))
     assert mixed.hits and mixed.hits[0].title == "Graph Neural Networks for Molecule Generation"
     assert "translated" not in s.search(SearchRequest(q="diffusion")).interpreted

@@ -101,7 +101,8 @@ def test_searches_keep_answering_while_paperlist_index_rebuilds(fresh_home: Path
     try:
         for _ in range(3):
             r = subprocess.run([sys.executable, "-c", "from paperlist.cli import main; main()", "--home",  # noqa: PLW1510
-                                str(fresh_home), "index", "-q"], capture_output=True, text=True, env=env, timeout=120)
+                                str(fresh_home), "index", "-q"], capture_output=True, text=True, env=env,
+                               timeout=120)
             assert r.returncode == 0, r.stderr
             assert "index:" in r.stdout
             time.sleep(0.05)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from paperlist.ingest import ingest, merge_pending
-from paperlist.sources import load_path, detect
+from paperlist.sources import detect, load_path
 from paperlist.store import Store, encode_record
 
 from .conftest import PAPERCOPILOT, run_cli, snapshot
@@ -166,7 +166,8 @@ def test_missing_path_and_unknown_files(home: Path, tmp_path: Path) -> None:
 
 
 def test_ingest_from_url_matches_local_file(home: Path, http_root: str, tmp_path: Path) -> None:
-    result = run_cli(home, "ingest", "-q", f"{http_root}/nips/nips2018.json", f"{http_root}/nips/nips2099.json")
+    result = run_cli(home, "ingest", "-q", f"{http_root}/nips/nips2018.json",
+                     f"{http_root}/nips/nips2099.json")
     assert result.exit_code == 1
     assert "download failed: HTTP 404" in result.stderr
     local = Store(tmp_path / "local.db")
@@ -180,7 +181,8 @@ def test_ingest_from_url_matches_local_file(home: Path, http_root: str, tmp_path
 
 
 def _indexes(store: Store) -> set[str]:
-    return {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type='index' AND sql IS NOT NULL")}
+    return {r[0] for r in store.db.execute("SELECT name FROM sqlite_master "
+                                           "WHERE type='index' AND sql IS NOT NULL")}
 
 
 def test_bulk_load_rebuilds_indexes_even_when_interrupted(store: Store) -> None:
@@ -189,7 +191,8 @@ def test_bulk_load_rebuilds_indexes_even_when_interrupted(store: Store) -> None:
     with pytest.raises(KeyboardInterrupt):
         with store.bulk_load():
             during = _indexes(store)
-            assert "paper_authors_author" not in during and "papers_block" in during and "records_block" in during
+            assert ("paper_authors_author" not in during and "papers_block" in during
+                    and "records_block" in during)
             raise KeyboardInterrupt
     assert _indexes(store) == full
     store.db.execute("DROP INDEX papers_status")          # as if a process died inside bulk_load

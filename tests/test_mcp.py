@@ -19,7 +19,8 @@ from tests.webdata import paper_id
 
 def _run(home: Path, script: Any) -> Any:
     """Start `python -m paperlist --home HOME mcp`, connect the SDK's client, run ``script(client)``."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "paperlist", "--home", str(home), "mcp"],
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "paperlist", "--home", str(home), "mcp"],
                                    cwd=str(Path(__file__).resolve().parent.parent))
 
     async def main() -> Any:
@@ -39,8 +40,9 @@ def answers(web_home: Path, web_store: Store) -> dict[str, Any]:
         out: dict[str, Any] = {"tools": (await c.list_tools()).tools}
         calls = {
             "search": ("search_papers", {"query": "speculative decoding", "limit": 3}),
-            "filtered": ("search_papers", {"query": "", "venues": ["nips"], "year_from": 2024, "year_to": 2024,
-                                            "statuses": ["poster"], "sort": "title", "limit": 2}),
+            "filtered": ("search_papers", {"query": "", "venues": ["nips"], "year_from": 2024,
+                                            "year_to": 2024, "statuses": ["poster"], "sort": "title",
+                                            "limit": 2}),
             "paper": ("get_paper", {"paper_id": spec}),
             "alias": ("get_paper", {"paper_id": "SPEC123"}),
             "ambiguous": ("get_paper", {"paper_id": "10.1234/tmlr.2023_1"}),
@@ -69,8 +71,9 @@ def answers(web_home: Path, web_store: Store) -> dict[str, Any]:
 
 def test_tools_are_listed(answers: dict[str, Any]) -> None:
     tools = {t.name: t for t in answers["tools"]}
-    assert set(tools) == set(TOOL_NAMES) == {"search_papers", "get_paper", "list_conferences", "list_conference_papers",
-                                             "find_similar_papers", "get_topic_stats"}
+    assert set(tools) == set(TOOL_NAMES) == {"search_papers", "get_paper", "list_conferences",
+                                             "list_conference_papers", "find_similar_papers",
+                                             "get_topic_stats"}
     search = tools["search_papers"]
     assert "query" in search.input_schema["properties"] and search.description
     assert search.annotations.read_only_hint is True
@@ -99,7 +102,8 @@ def test_get_paper(answers: dict[str, Any]) -> None:
     amb = answers["ambiguous"]
     assert amb.is_error and "Candidates:" in amb.content[0].text
     miss = answers["missing"]
-    assert miss.is_error and "no paper with this id" in miss.content[0].text and "no-such-paper" in miss.content[0].text
+    assert (miss.is_error and "no paper with this id" in miss.content[0].text
+            and "no-such-paper" in miss.content[0].text)
 
 
 def test_conferences(answers: dict[str, Any]) -> None:
@@ -107,7 +111,8 @@ def test_conferences(answers: dict[str, Any]) -> None:
     assert v["total"] == len(v["venues"]) and v["venues"][0]["key"] == "neurips"
     assert {x["kind"] for x in answers["journals"].structured_content["venues"]} == {"journal"}
     lst = answers["list"].structured_content
-    assert lst["venue_key"] == "neurips" and lst["total"] == 5 and lst["pages"] == 3 and len(lst["papers"]) == 2
+    assert (lst["venue_key"] == "neurips" and lst["total"] == 5 and lst["pages"] == 3
+            and len(lst["papers"]) == 2)
     assert lst["status_counts"] == {"oral": 1, "spotlight": 1, "poster": 3}
 
 
@@ -133,7 +138,8 @@ def test_similar_papers_and_topic_stats(answers: dict[str, Any]) -> None:
         return r.structured_content if r.structured_content is not None else json.loads(r.content[0].text)
 
     sim = data("similar")
-    assert sim["method"] in ("vectors", "text") and sim["papers"] and sim["id"] not in [p["id"] for p in sim["papers"]]
+    assert (sim["method"] in ("vectors", "text") and sim["papers"]
+            and sim["id"] not in [p["id"] for p in sim["papers"]])
     assert answers["similar_missing"].is_error
     areas = data("topics")["areas"]
     assert len(areas) >= 8 and all(a["topics"] for a in areas) and sum(a["papers"] for a in areas) > 0

@@ -114,7 +114,8 @@ def test_icml_2026_categories_and_institutions_attach_to_the_listed_papers(after
         assert {s.split(":")[0] for s in p.sources} == {"aitopconf", "orgroups"}
         assert p.provenance["title"].startswith("aitopconf:") and p.status == "accepted"
     # the id that no list names made no paper: its annotations wait, unattached
-    orphans = after.db.execute("SELECT count(*) FROM records WHERE source='orgroups' AND paper_id IS NULL").fetchone()[0]
+    orphans = after.db.execute("SELECT count(*) FROM records "
+                               "WHERE source='orgroups' AND paper_id IS NULL").fetchone()[0]
     assert orphans >= 1
     assert after.resolve_id("yZAbtq7Srt") == []
 
@@ -153,7 +154,8 @@ def test_order_of_ingest_does_not_change_the_result(tmp_path: Path, after: Store
      {("ecva", "4_eccv_2024_paper")}),
     ({"site": "https://aclanthology.org/2023.acl-long.48/"}, {("acl", "2023.acl-long.48")}),
     # pages that list many papers, or name none, give no key
-    ({"site": "https://icml.cc/virtual/2024/poster/35174", "pdf": "https://papers.nips.cc/paper/2169-x.pdf"}, set()),
+    ({"site": "https://icml.cc/virtual/2024/poster/35174",
+      "pdf": "https://papers.nips.cc/paper/2169-x.pdf"}, set()),
     ({"site": "javascript:alert(1)"}, set()),
 ])
 def test_publisher_pages_that_name_one_paper(links: dict[str, str], expected: set[tuple[str, str]]) -> None:

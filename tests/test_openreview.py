@@ -42,7 +42,8 @@ def test_iclr2024_tsv_nine_columns() -> None:
     assert {(r.venue, r.year) for r in recs} == {("iclr", 2024)}
     assert sorted(r.status or "" for r in recs) == ["oral", "oral", "poster", "poster", "spotlight"]
     r = by_title(recs, "On the generalization capacity")
-    assert r.ids == {} and r.key == "t:onthegeneralizationcapacityofneuralnetworksduringgenericmultimodalreasoning"
+    assert (r.ids == {}
+            and r.key == "t:onthegeneralizationcapacityofneuralnetworksduringgenericmultimodalreasoning")
     assert [a.name for a in r.authors][:2] == ["Takuya Ito", "Soham Dan"]
     assert r.keywords[:2] == ["compositional generalization", "compositionality"]
     assert r.primary_area == "applications to neuroscience & cognitive science"
@@ -58,16 +59,18 @@ def test_icml_and_corl_tsv_eleven_columns() -> None:
     recs, skipped, _ = parse(TSV / "ICML_cc_2024_Conference.csv")
     assert skipped == [] and len(recs) == 3
     r = by_title(recs, "On Discrete Prompt Optimization")
-    assert (r.key, r.ids, r.venue, r.year, r.status) == ("Fw4fBE2rqW", {"openreview": "Fw4fBE2rqW"}, "icml", 2024, "poster")
+    assert (r.key, r.ids, r.venue, r.year, r.status) == ("Fw4fBE2rqW", {"openreview": "Fw4fBE2rqW"},
+                                                         "icml", 2024, "poster")
     assert r.links["openreview"] == "https://openreview.net/forum?id=Fw4fBE2rqW"
     assert r.keywords == [] and r.primary_area is None
     corl24, _, _ = parse(TSV / "robot-learning_org_CoRL_2024_Conference.csv")
     assert {r.venue for r in corl24} == {"corl"}
-    assert [r.status for r in corl24] == ["accepted", "accepted", "rejected"]       # "CoRL 2024", "Submitted to …"
+    assert [r.status for r in corl24] == ["accepted", "accepted", "rejected"]  # "CoRL 2024", "Submitted to …"
     assert corl24[2].extra["status_raw"] == "Submitted to CoRL 2024"
     corl25, _, _ = parse(TSV / "robot-learning_org_CoRL_2025_Conference.csv")
     clone = by_title(corl25, "CLONE")
-    assert clone.year == 2025 and clone.status == "poster" and clone.tldr == "Holistic Closed-Loop Whole-Body Teleoperation"
+    assert (clone.year == 2025 and clone.status == "poster"
+            and clone.tldr == "Holistic Closed-Loop Whole-Body Teleoperation")
     assert clone.extra["attachment"].endswith(".mp4")        # the unlabelled second upload
     assert by_title(corl25, "ScrewSplat").status == "oral"
 
@@ -81,7 +84,8 @@ def test_tsv_rows_that_do_not_fit_are_skipped_by_line(tmp_path: Path) -> None:
     third = lines[2].split("\t")
     abstract = third[-1]
     third[-1] = abstract[:50] + "\n" + abstract[50:]         # a line break inside the abstract: joined back
-    p = write_gz(tmp_path / "ICML_cc_2024_Conference.csv.gz", "\n".join("\t".join(c) for c in (first, second, third)))
+    p = write_gz(tmp_path / "ICML_cc_2024_Conference.csv.gz",
+                 "\n".join("\t".join(c) for c in (first, second, third)))
     recs, skipped, _ = parse(p)
     assert [r.key for r in recs] == ["frA0NNBS1n"]
     assert recs[0].abstract == abstract
@@ -92,7 +96,8 @@ def test_tsv_rows_that_do_not_fit_are_skipped_by_line(tmp_path: Path) -> None:
 
 def test_tsv_with_wrong_column_count_everywhere_is_a_file_error(tmp_path: Path) -> None:
     lines = (TSV / "ICML_cc_2024_Conference.csv").read_bytes().decode().split("\n")
-    p = write_gz(tmp_path / "ICML_cc_2024_Conference.csv.gz", "\n".join("\t".join(l.split("\t")[:7]) for l in lines))
+    p = write_gz(tmp_path / "ICML_cc_2024_Conference.csv.gz",
+                 "\n".join("\t".join(line.split("\t")[:7]) for line in lines))
     src = load_path(p)
     with pytest.raises(SourceError) as e:
         detect(src).parse(src)
@@ -141,8 +146,9 @@ def test_iclr2026_accepted_csv_with_bom_summary_zh_and_extra() -> None:
     assert (r.key, r.ids, r.venue, r.year, r.status, r.authors) == \
         ("yRtgZ1K8hO", {"openreview": "yRtgZ1K8hO"}, "iclr", 2026, "oral", [])
     assert r.primary_area == "optimization"
-    assert r.summary_zh and r.summary_zh.startswith("- 解决的问题是什么？（一句话）\n  - 快速高效地计算矩阵极分解")
-    assert "\n\n- 动机是什么？" in r.summary_zh                                    # line breaks and indentation kept
+    assert r.summary_zh and r.summary_zh.startswith("- 解决的问题是什么？（一句话）\n"
+                                                    "  - 快速高效地计算矩阵极分解")
+    assert "\n\n- 动机是什么？" in r.summary_zh                     # line breaks and indentation kept
     assert r.extra == {"avg_rating": 8.0, "avg_confidence": 3.5, "n_ratings": 4, "cluster_id": 54,
                        "cluster_label": r.extra["cluster_label"], "status_raw": "ICLR 2026 Oral"}
     poster = by_title(recs, "Special Unitary")
@@ -153,8 +159,9 @@ def test_iclr2026_accepted_csv_with_bom_summary_zh_and_extra() -> None:
 def test_iclr2026_accepted_csv_keyword_separators_and_extra_column() -> None:
     recs, _, _ = parse(OR / "iclr2026" / "accepted-optimization.csv")
     r = by_title(recs, "A Block Coordinate Descent")                     # keywords separated by ";"
-    assert r.keywords == ["Orthogonality Constraints", "Nonconvex Optimization", "Nonsmooth Composite Optimization",
-                          "Block Coordinate Descent", "Convergence Analysis"]
+    assert r.keywords == ["Orthogonality Constraints", "Nonconvex Optimization",
+                          "Nonsmooth Composite Optimization", "Block Coordinate Descent",
+                          "Convergence Analysis"]
     gen, _, key = parse(OR / "iclr2026" / "accepted-generative-models.csv")
     assert key == "openreview:iclr2026-accepted-generative-models"
     assert gen[0].extra["haiku_category"] == "3D生成与重建"                # the 13th column some files have
@@ -165,7 +172,8 @@ def test_iclr2026_orals_json() -> None:
     assert skipped == [] and key == "openreview:iclr2026-orals" and len(recs) == 4
     assert {(r.venue, r.year, r.status) for r in recs} == {("iclr", 2026, "oral")}
     r = by_title(recs, "The Polar Express")
-    assert [a.name for a in r.authors] == ["Noah Amsel", "David Persson", "Christopher Musco", "Robert M. Gower"]
+    assert [a.name for a in r.authors] == ["Noah Amsel", "David Persson", "Christopher Musco",
+                                           "Robert M. Gower"]
     assert r.ids == {"openreview": "yRtgZ1K8hO", "arxiv": "2505.16932"}
     assert r.links == {"site": "https://iclr.cc/virtual/2026/oral/10006554",
                        "pdf": "https://openreview.net/pdf/8d86cd45a9a80361f3f379cb84cdf9e11d312043.pdf",
@@ -187,7 +195,8 @@ def test_orals_keyword_items_joined_by_semicolons_are_split() -> None:
 
 
 @pytest.mark.parametrize("content, message", [
-    (b'{"generated_at": "2026", "papers": [{"openreview_url": "https://openreview.net/forum?id=abcdefgh"', "not valid JSON"),
+    (b'{"generated_at": "2026", "papers": [{"openreview_url": "https://openreview.net/forum?id=abcdefgh"',
+     "not valid JSON"),
     (b'{"generated_at": "2026", "papers": {"x": "openreview"}}', "expected an object with a 'papers' list"),
 ])
 def test_orals_file_errors(tmp_path: Path, content: bytes, message: str) -> None:
@@ -208,14 +217,18 @@ def test_orals_paper_without_title_is_skipped(tmp_path: Path) -> None:
     p = tmp_path / "orals.json"
     p.write_text(json.dumps(raw))
     recs, skipped, _ = parse(p)
-    assert len(recs) == 2 and skipped == ["paper 1: record has no title", "paper 2: expected an object, found str"]
+    assert len(recs) == 2 and skipped == ["paper 1: record has no title",
+                                          "paper 2: expected an object, found str"]
 
 
 @pytest.mark.parametrize("raw, expected", [
-    ("LLM Fine-tuning (SFT, DPO, SimPO); Data selection", ["LLM Fine-tuning (SFT, DPO, SimPO)", "Data selection"]),
-    ("LLM Reasoning, Test-Time Scaling;Textual Optimization", ["LLM Reasoning", "Test-Time Scaling", "Textual Optimization"]),
+    ("LLM Fine-tuning (SFT, DPO, SimPO); Data selection",
+     ["LLM Fine-tuning (SFT, DPO, SimPO)", "Data selection"]),
+    ("LLM Reasoning, Test-Time Scaling;Textual Optimization",
+     ["LLM Reasoning", "Test-Time Scaling", "Textual Optimization"]),
     ("Video Generation, Human Motion Generation;", ["Video Generation", "Human Motion Generation"]),
-    ("Noisy correspondence; Multi-modal entity alignment.", ["Noisy correspondence", "Multi-modal entity alignment"]),
+    ("Noisy correspondence; Multi-modal entity alignment.",
+     ["Noisy correspondence", "Multi-modal entity alignment"]),
     ("", []),
 ])
 def test_split_keywords(raw: str, expected: list[str]) -> None:

@@ -27,7 +27,8 @@ def fake_github(root: Path) -> None:
     shutil.copytree(PAPERCOPILOT / "kdd", raw / "kdd")
     mt = root / "repos" / "rbnyng" / "mlanthology" / "git" / "trees"
     mt.mkdir(parents=True)
-    (mt / "main").write_text(json.dumps({"tree": [{"path": "data/papers/jmlr-2013.json.gz", "type": "blob"}]}))
+    (mt / "main").write_text(json.dumps({"tree": [{"path": "data/papers/jmlr-2013.json.gz",
+                                                    "type": "blob"}]}))
     shutil.copy(FIXTURES / "merge" / "mlanthology" / "papers" / "jmlr-2013.json",
                 root / "jmlr-2013.json")      # not where the raw URL points: it must 404
 

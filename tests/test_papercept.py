@@ -49,7 +49,7 @@ def listing(r: Record) -> tuple[str, str, tuple[tuple[str, str | None], ...]]:
 @pytest.mark.parametrize("path", [TUE_TXT, TUE_HTML])
 def test_papers_sessions_and_authors(path: Path) -> None:
     recs, skipped = parse(path)
-    assert [r.key for r in recs] == TUESDAY                          # keynote and panel sessions list no papers
+    assert [r.key for r in recs] == TUESDAY                      # keynote and panel sessions list no papers
     assert {(r.source, r.venue, r.year, r.status) for r in recs} == {("papercept", "icra", 2026, "accepted")}
     assert skipped == [(f"line {87 if path == TUE_TXT else 725}: a test entry of the program, not a paper "
                        "('Test Paper - Please Ignore - Testing a Workflow')")]
@@ -68,7 +68,8 @@ def test_papers_sessions_and_authors(path: Path) -> None:
     assert sahin.affiliation == "Universität Paderborn"
     assert "Perception–Action Coupling" in keyed["TuI1I.224"].title
     lbr = keyed["TuI1LB.9"]
-    assert lbr.track == "late-breaking-results" and lbr.extra["session_type"] == "Late Breaking Results Session"
+    assert (lbr.track == "late-breaking-results"
+            and lbr.extra["session_type"] == "Late Breaking Results Session")
     assert {"Krzysztof Tadeusz Walas", "Jan Węgrzynowski"} <= {a.name for a in lbr.authors}
     assert [k for k, r in keyed.items() if r.award] == ["TuAT1.1", "TuAT1.2"]
     assert keyed["TuAT1.2"].award == "award finalist"
@@ -103,14 +104,17 @@ def test_text_and_html_give_the_same_papers(txt: Path, html: Path) -> None:
     for key, r in page.items():
         assert r.extra == text[key].extra and (r.track, r.award) == (text[key].track, text[key].award)
     if txt == THU_TXT:
-        assert page["ThI2LB.14"].abstract and page["ThI2LB.14"].abstract.endswith("reachable for the task, and the")
+        assert (page["ThI2LB.14"].abstract
+                and page["ThI2LB.14"].abstract.endswith("reachable for the task, and the"))
 
 
 def test_a_paper_listed_twice_is_kept_once() -> None:
     for path in (THU_TXT, THU_HTML):
         recs, skipped = parse(path)
-        assert len(skipped) == 1 and "lists the same paper as an earlier record (kept the first)" in skipped[0]
-        assert [r.key for r in recs if r.title.startswith("Design and Optimization of a Tensioner")] == ["ThI1LB.1"]
+        assert (len(skipped) == 1
+                and "lists the same paper as an earlier record (kept the first)" in skipped[0])
+        assert ([r.key for r in recs if r.title.startswith("Design and Optimization of a Tensioner")]
+                == ["ThI1LB.1"])
 
 
 def _unhead(data: bytes, *marks: bytes) -> bytes:
@@ -124,16 +128,18 @@ def _unhead(data: bytes, *marks: bytes) -> bytes:
 def test_wrapped_session_titles_and_curly_quotes_agree(tmp_path: Path) -> None:
     """ThI1P's title wraps over two lines in the text and has curly quotes (bytes 0x93/0x94 in the
     HTML). Without ThI1LB's header, ThI1LB.1 falls under it in both layouts."""
-    text = THU_TXT.read_bytes().replace(b"ThI1LB  Late Breaking Results Session, Hall C\tAdd to My Program \r\n"
+    text = THU_TXT.read_bytes().replace(b"ThI1LB  Late Breaking Results Session, Hall C\t"
+                                        b"Add to My Program \r\n"
                                         b"Late Breaking Results 5\t \r\n", b"", 1)
     html = _unhead(THU_HTML.read_bytes(), b'<a name="thi1lb">', b'#thi1lb" title=')
-    panel = ("Panels 5 - \u201cRobots for All\u201d in a Fragmented World: Competing Global Visions and Shared "
-             "Futures from Europe, Asia, and the United States")
+    panel = ("Panels 5 - \u201cRobots for All\u201d in a Fragmented World: Competing Global Visions "
+             "and Shared Futures from Europe, Asia, and the United States")
     for data, name in ((text, THU_TXT.name), (html, THU_HTML.name)):
         rec = READER.parse(load_path(copy(tmp_path, name, data))).records[0]
         assert rec.key == "ThI1LB.1" and rec.track is None
         assert {k: rec.extra[k] for k in ("session", "session_type", "room", "session_title")} == {
-            "session": "ThI1P", "session_type": "Keynote Session", "room": "Hall A1 (Plenary)", "session_title": panel}
+            "session": "ThI1P", "session_type": "Keynote Session", "room": "Hall A1 (Plenary)",
+            "session_title": panel}
 
 
 def test_person_names() -> None:
@@ -161,38 +167,44 @@ def test_gzip_and_an_html_copy_in_utf8(tmp_path: Path) -> None:
     assert READER.file_key(load_path(gz)) == "papercept:icra2026-program-tuesday"
     assert [listing(r) for r in parse(gz)[0]] == [listing(r) for r in parse(TUE_HTML)[0]]
     # The same page saved in UTF-8 (its meta still says windows-1252): the bytes decide.
-    utf8 = copy(tmp_path, "icra2026-program-tuesday.html", TUE_HTML.read_bytes().decode("cp1252").encode("utf-8"))
-    assert [(listing(r), r.abstract) for r in parse(utf8)[0]] == [(listing(r), r.abstract) for r in parse(TUE_HTML)[0]]
+    utf8 = copy(tmp_path, "icra2026-program-tuesday.html",
+                TUE_HTML.read_bytes().decode("cp1252").encode("utf-8"))
+    assert ([(listing(r), r.abstract) for r in parse(utf8)[0]]
+            == [(listing(r), r.abstract) for r in parse(TUE_HTML)[0]])
 
 
 def test_bad_papers_are_skipped_with_where_and_why(tmp_path: Path) -> None:
-    text = TUE_TXT.read_bytes().replace(b" Manydepth2: Motion-Aware Self-Supervised Monocular Depth Estimation "
-                                        b"in Dynamic Scenes\r\n", b"", 1)
+    text = TUE_TXT.read_bytes().replace(b" Manydepth2: Motion-Aware Self-Supervised Monocular Depth "
+                                        b"Estimation in Dynamic Scenes\r\n", b"", 1)
     p = READER.parse(load_path(copy(tmp_path, "icra2026-titles-tue.txt", text)))
     assert "line 36: record has no title" in p.skipped and "TuI1I.2" not in {r.key for r in p.records}
     html = TUE_HTML.read_bytes().replace(b">09:00-10:30, Paper TuI1I.2<", b">Paper TuI1I.2<", 1)
     html = html.replace(b">FAST-LIEO: Fast and Real-Time LiDAR-Inertial-Event-Visual Odometry<", b"><", 1)
     p = READER.parse(load_path(copy(tmp_path, "icra2026-program-tuesday.html", html)))
-    assert [m.split(": ", 1)[1] for m in p.skipped[:2]] == ["paper header without 'HH:MM-HH:MM, Paper <code>'",
-                                                            "record has no title"]
+    assert ([m.split(": ", 1)[1] for m in p.skipped[:2]]
+            == ["paper header without 'HH:MM-HH:MM, Paper <code>'", "record has no title"])
     assert len(p.records) == 8
 
 
 @pytest.mark.parametrize("name, data, message", [
-    ("icra2026-titles-tue.txt", "Technical Program for Tuesday\r\nAdd to My Program\r\nCaf\xe9".encode("latin-1"),
+    ("icra2026-titles-tue.txt",
+     "Technical Program for Tuesday\r\nAdd to My Program\r\nCaf\xe9".encode("latin-1"),
      "not UTF-8 text (byte 53)"),
-    ("icra2026-titles-tue.txt", (b"Technical Program for Tuesday June 2, 2026\r\nTuI1P  Keynote Session, Hall A1\t"
-     b"Add to My Program \r\nPanel\t \r\n"), "no papers found in the text program"),
+    ("icra2026-titles-tue.txt", (b"Technical Program for Tuesday June 2, 2026\r\n"
+                                 b"TuI1P  Keynote Session, Hall A1\tAdd to My Program \r\nPanel\t \r\n"),
+     "no papers found in the text program"),
     ("icra2026-program-tuesday.html", (b'<html><head><meta charset="windows-1252"></head><body><table>'
      b'<tr class="pHdr"><td>09:00-10:30, Paper A.1</td></tr><tr><td>\x81</td></tr></table></body></html>'),
      "neither UTF-8 nor the windows-1252 it declares (byte 122)"),
     ("icra2026-program-tuesday.html", b'<html><head><meta charset="x-klingon"></head><body class="pHdr">\xff',
      "not UTF-8 and its charset 'x-klingon' is unknown"),
     ("icra2026-program-tuesday.html", b'<p class="pHdr"></p>', "no papers found in the html program"),
-    ("icra2026-program-tuesday.html", b"<html><body>Technical Program for Tuesday, Add to My Program</body></html>",
+    ("icra2026-program-tuesday.html",
+     b"<html><body>Technical Program for Tuesday, Add to My Program</body></html>",
      "not a PaperPlaza program"),
-    ("tue.txt", (b"Technical Program for Tuesday\r\nAdd to My Program\r\n09:00-10:30, Paper A.1\tAdd to My Program\r\n"
-     b" A title\r\nDoe, Jane\tMIT\r\n"), "no venue and year in the file name 'tue.txt'"),
+    ("tue.txt", (b"Technical Program for Tuesday\r\nAdd to My Program\r\n"
+                 b"09:00-10:30, Paper A.1\tAdd to My Program\r\n"
+                 b" A title\r\nDoe, Jane\tMIT\r\n"), "no venue and year in the file name 'tue.txt'"),
 ])
 def test_file_errors_are_one_line(tmp_path: Path, name: str, data: bytes, message: str) -> None:
     with pytest.raises(SourceError) as e:
@@ -264,7 +276,7 @@ def test_the_real_program_days(real: dict[str, tuple[list[Record], list[str]]]) 
         if name.endswith(".html.gz"):
             assert sum(r.abstract is not None for r in recs) >= 0.9 * n, name
             assert sum(bool(r.keywords) for r in recs) >= 0.95 * n, name
-    assert sum(r.award is not None for rs, _ in real.values() for r in rs) == 18 * 3      # Tue text + HTML, Wed
+    assert sum(r.award is not None for rs, _ in real.values() for r in rs) == 18 * 3  # Tue text + HTML, Wed
 
 
 @pytest.mark.corpus

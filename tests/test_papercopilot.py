@@ -35,11 +35,12 @@ def test_semicolon_authors_display_title_links_and_extra() -> None:
     assert [a.affiliation for a in r.authors] == ["Nanjing University", "Nanjing University"]
     assert r.status == "poster" and r.track == "main" and r.citations == 36
     assert r.links["site"] == "https://nips.cc/virtual/2018/poster/11127"
-    assert r.links["poster"] == "https://neurips.cc/media/PosterPDFs/NeurIPS%202018/11127.png"   # relative -> absolute
-    assert "supplementary" not in r.links                                                        # "" is no link
+    # relative -> absolute
+    assert r.links["poster"] == "https://neurips.cc/media/PosterPDFs/NeurIPS%202018/11127.png"
+    assert "supplementary" not in r.links                                       # "" is no link
     assert r.bibtex and r.bibtex.startswith("@inproceedings{NEURIPS2018_8b16ebc0")
     assert r.extra["pdf_size"] == 358099 and r.extra["author_site"] == "Lijun Zhang, Zhi-Hua Zhou"
-    assert "metareview" not in r.extra                                                           # empty values dropped
+    assert "metareview" not in r.extra                                          # empty values dropped
 
 
 def test_entities_comma_names_unknown_citations_and_unsafe_links() -> None:
@@ -65,7 +66,8 @@ def test_comma_separated_authors_arxiv_and_no_ids() -> None:
     assert r.links["video"] == "https://youtu.be/yK8nt--Nl64"
     assert r.key.startswith("t:")                       # no id in the file: keyed by title
     second = recs[1]
-    assert [a.name for a in second.authors] == ["Lijun Zhang", "Moreno D'Incà"] and second.status == "highlight"
+    assert ([a.name for a in second.authors] == ["Lijun Zhang", "Moreno D'Incà"]
+            and second.status == "highlight")
 
 
 @pytest.mark.parametrize("title, status", [
@@ -86,7 +88,8 @@ def test_iclr_statuses_and_openreview_ids(title: str, status: str) -> None:
 def test_authors_field_keywords_and_primary_area() -> None:
     recs, _ = parse("iclr/iclr2023.json")
     w = by_title(recs, "Controllable Concept Transfer of Intermediate Representations")
-    assert w.authors == [] and w.keywords == ["concept transfer", "transfer learning"]   # case-insensitive dedupe
+    assert (w.authors == []
+            and w.keywords == ["concept transfer", "transfer learning"])   # case-insensitive dedupe
     assert w.extra["status_raw"] == "Withdraw" and w.extra["rating"] == "3;3;5;5"
     n = by_title(recs, "A Notable Paper")
     assert [a.name for a in n.authors] == ["Ada Lovelace", "Alan Turing"] and n.primary_area == "optimization"
@@ -130,7 +133,8 @@ def test_gzip_and_plain_json_give_the_same_records(tmp_path: Path) -> None:
     gz.write_bytes(gzip.compress((PAPERCOPILOT / "cvpr/cvpr2023.json").read_bytes()))
     src = load_path(gz)
     assert PapercopilotReader().file_key(src) == "papercopilot:cvpr2023"
-    assert [r.to_dict() for r in PapercopilotReader().parse(src).records] == [r.to_dict() for r in parse("cvpr/cvpr2023.json")[0]]
+    assert ([r.to_dict() for r in PapercopilotReader().parse(src).records]
+            == [r.to_dict() for r in parse("cvpr/cvpr2023.json")[0]])
 
 
 @pytest.mark.parametrize("name, content, message", [
@@ -148,7 +152,8 @@ def test_file_level_errors(tmp_path: Path, name: str, content: bytes, message: s
 @pytest.mark.parametrize("record, message", [
     ({"status": "Poster"}, "record 0: record has no title"),
     ({"title": 42}, "record 0: 'title' should be text, found a number"),
-    ({"title": "T", "author": {"a": 1}}, "record 0: 'author' should be text or a list of names, found an object"),
+    ({"title": "T", "author": {"a": 1}},
+     "record 0: 'author' should be text or a list of names, found an object"),
     ({"title": "T", "abstract": ["x"]}, "record 0: 'abstract' should be text, found a list"),
     ("just a string", "record 0: expected an object, found text"),
 ])

@@ -133,8 +133,8 @@ def test_phrase_and_exclusion(searcher: Searcher) -> None:
                                'author:"Zhihua Zhou"'])
 def test_author_forms(searcher: Searcher, q: str) -> None:
     got = {h.title for h in run(searcher, q).hits}
-    assert got == {"Deep Forest: Towards an Alternative to Deep Neural Networks", "Learning with D'Oro & Friends",
-                   "$\\ell_1$-regression with Heavy-tailed Distributions"}
+    assert got == {"Deep Forest: Towards an Alternative to Deep Neural Networks",
+                   "Learning with D'Oro & Friends", "$\\ell_1$-regression with Heavy-tailed Distributions"}
 
 
 def test_author_surname_and_newest_first(searcher: Searcher) -> None:
@@ -146,7 +146,8 @@ def test_author_surname_and_newest_first(searcher: Searcher) -> None:
 def test_field_clauses(searcher: Searcher) -> None:
     assert {h.title for h in run(searcher, "title:diffusion").hits} == {
         "Denoising Diffusion Models Are Strong Learners", "Diffusion Policies for Robot Manipulation"}
-    assert "<script>alert('x')</script> Robust Learning & \"Evaluation\"" in titles(run(searcher, "abstract:diffusion"))
+    assert ("<script>alert('x')</script> Robust Learning & \"Evaluation\""
+            in titles(run(searcher, "abstract:diffusion")))
     assert titles(run(searcher, "keyword:molecules")) == ["Graph Neural Networks for Molecule Generation"]
 
 
@@ -178,7 +179,8 @@ def test_year_status_accepted_track_filters(searcher: Searcher) -> None:
     assert titles(run(searcher, "track:datasets-and-benchmarks")) == ["Datasets for Robot Learning"]
     assert all(h.venue != "neurips" for h in run(searcher, "-venue:neurips", per_page=100).hits)
     r = run(searcher, "transformers", year_from=2024, year_to=2024, statuses=["poster"])
-    assert set(titles(r)) == {"Efficient Transformers with Sparse Attention", "Point Cloud Segmentation with Transformers"}
+    assert set(titles(r)) == {"Efficient Transformers with Sparse Attention",
+                              "Point Cloud Segmentation with Transformers"}
 
 
 # --- facets ---------------------------------------------------------------------------------------
@@ -213,7 +215,8 @@ def test_no_facets_when_not_asked(searcher: Searcher) -> None:
 def test_browse_mode_lists_by_status_then_title(searcher: Searcher) -> None:
     res = run(searcher, "venue:iclr", per_page=100)
     assert res.interpreted["mode"] == "browse"
-    order = ["oral", "spotlight", "highlight", "poster", "accepted", None, "rejected", "withdrawn", "desk-rejected"]
+    order = ["oral", "spotlight", "highlight", "poster", "accepted", None, "rejected", "withdrawn",
+             "desk-rejected"]
     keys = [(order.index(h.status), title_key(h.title)) for h in res.hits]
     assert keys == sorted(keys) and res.total == len(res.hits) == 11
 
@@ -247,7 +250,8 @@ def test_pages_add_up_to_the_whole_list(searcher: Searcher, sort: str, q: str) -
 # --- caps -----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kw", [
-    {"per_page": 101}, {"per_page": 0}, {"page": 0}, {"page": 101, "per_page": 100}, {"page": 10_001, "per_page": 1},
+    {"per_page": 101}, {"per_page": 0}, {"page": 0}, {"page": 101, "per_page": 100},
+    {"page": 10_001, "per_page": 1},
     {"sort": "random"}, {"mode": "magic"}, {"year_from": "2020"}, {"page": True}, {"venues": "neurips"},
     {"statuses": [1]}, {"accepted": "yes"},
 ])
@@ -279,7 +283,8 @@ def test_empty_filter_values_are_no_filter(searcher: Searcher) -> None:
 def test_hit_fields(searcher: Searcher) -> None:
     h = run(searcher, "graph neural networks molecule generation").hits[0]
     assert h.id.startswith("neurips2023-") and h.venue == "neurips" and h.venue_short == "NeurIPS"
-    assert h.authors == ["Yoshua Bengio", "Emmanuel Bengio"] and h.author_keys == ["yoshua-bengio", "emmanuel-bengio"]
+    assert (h.authors == ["Yoshua Bengio", "Emmanuel Bengio"]
+            and h.author_keys == ["yoshua-bengio", "emmanuel-bengio"])
     assert (h.year, h.status, h.accepted, h.track, h.citations) == (2023, "spotlight", True, "main", 120)
     assert h.score > 0
     assert h.title_html.startswith("<mark>Graph</mark> <mark>Neural</mark> <mark>Networks</mark>")
@@ -301,7 +306,8 @@ def test_hostile_text_is_escaped(searcher: Searcher) -> None:
     assert "&lt;img src=x onerror=alert(1)&gt;" in h.abstract_html
 
 
-@pytest.mark.parametrize("q", ["learning", "<script>", "\"<b>\"", "diffusion models", "schrödinger", "x" * 50])
+@pytest.mark.parametrize("q", ["learning", "<script>", "\"<b>\"", "diffusion models", "schrödinger",
+                               "x" * 50])
 def test_every_snippet_is_safe(searcher: Searcher, q: str) -> None:
     for h in run(searcher, q, per_page=100).hits:
         assert _only_mark_tags(h.title_html) and _only_mark_tags(h.abstract_html)
@@ -366,7 +372,8 @@ def test_concurrent_searches_equal_one_at_a_time(search_home: Path) -> None:
 
     def answer(s: Searcher, q: str) -> tuple[int, list[str], dict[str, list[tuple[str, int]]]]:
         r = s.search(SearchRequest(q=q, per_page=5, page=2 if "neural" in q else 1))
-        return r.total, [h.id for h in r.hits], {k: [(v.value, v.count) for v in vs] for k, vs in r.facets.items()}
+        return (r.total, [h.id for h in r.hits],
+                {k: [(v.value, v.count) for v in vs] for k, vs in r.facets.items()})
 
     expected = [answer(seq, q) for q in queries]
     par = Searcher.open(search_home)

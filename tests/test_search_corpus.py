@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from paperlist.search import Searcher, SearchRequest
-from paperlist.search import paging
+from paperlist.search import Searcher, SearchRequest, paging
 
 pytestmark = pytest.mark.corpus
 
@@ -20,7 +19,8 @@ def corpus(corpus_home: Path) -> Searcher:
 
 @pytest.mark.parametrize("q, title, venue, year", [
     ("attention is all you need", "Attention is All you Need", "neurips", 2017),
-    ("deep residual learning for image recognition", "Deep Residual Learning for Image Recognition", "cvpr", 2016),
+    ("deep residual learning for image recognition", "Deep Residual Learning for Image Recognition",
+     "cvpr", 2016),
     ("generative adversarial nets", "Generative Adversarial Nets", "neurips", 2014),
     ("denoising difusion probabilistic models", "Denoising Diffusion Probabilistic Models", "neurips", 2020),
     ("Kaiming He mask r-cnn", "Mask R-CNN", "iccv", 2017),
@@ -50,7 +50,8 @@ def test_typo_suggestion_on_the_corpus(corpus: Searcher) -> None:
 
 
 @pytest.mark.parametrize("q", ["diffusion models", "learning", "large language models reasoning",
-                               "graph neural networks", "-survey large language models", "object detection venue:cvpr"])
+                               "graph neural networks", "-survey large language models",
+                               "object detection venue:cvpr"])
 def test_broad_queries_rank_from_tiers_exactly(corpus: Searcher, q: str) -> None:
     """The page ranked from a tier (tiers.py) is the page ranking every match gives."""
     gen = corpus._generation()

@@ -51,7 +51,8 @@ def test_any_query_answers(searcher: Searcher, q: str, sort: str) -> None:
        years=st.tuples(st.none() | st.integers(-10**6, 10**6), st.none() | st.integers(-10**6, 10**6)),
        tracks=st.lists(st.text(max_size=8), max_size=2), accepted=st.none() | st.booleans())
 def test_any_filters_answer(searcher: Searcher, q: str, venues: list[str], statuses: list[str],
-                            years: tuple[int | None, int | None], tracks: list[str], accepted: bool | None) -> None:
+                            years: tuple[int | None, int | None], tracks: list[str],
+                            accepted: bool | None) -> None:
     req = SearchRequest(q=q, venues=venues, statuses=statuses, year_from=years[0], year_to=years[1],
                         tracks=tracks, accepted=accepted, per_page=5)
     check(searcher.search(req), 5)

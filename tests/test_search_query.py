@@ -42,7 +42,7 @@ def summary(q: str) -> dict[str, Any]:
     ("venue:NeurIPS", {"words": [], "filters": {"venues": ["neurips"]}}),
     ("venue:nips,ICML x", {"words": ["x"], "filters": {"venues": ["neurips", "icml"]}}),
     ("venue:acl-findings", {"words": [], "filters": {"venues": ["findings-acl"]}}),
-    ("venue:foobar", {"words": [], "filters": {"venues": ["foobar"]}}),          # not in the registry, in the index
+    ("venue:foobar", {"words": [], "filters": {"venues": ["foobar"]}}),   # not in the registry, in the index
     ("conf:iclr", {"words": [], "filters": {"venues": ["iclr"]}}),
     ("family:acl", {"words": [], "filters": {"families": ["acl"]}}),
     ("-venue:cvpr robots", {"words": ["robots"], "filters": {"not_venues": ["cvpr"]}}),
@@ -121,7 +121,8 @@ def test_unknown_venue_without_index_knowledge() -> None:
 
 
 @pytest.mark.parametrize("v, rng", [
-    ("2024", (2024, 2024)), ("2020..2024", (2020, 2024)), ("2020...2024", (2020, 2024)), ("2020–2024", (2020, 2024)),
+    ("2024", (2024, 2024)), ("2020..2024", (2020, 2024)), ("2020...2024", (2020, 2024)),
+    ("2020–2024", (2020, 2024)),
     ("2020..", (2020, None)), ("..2020", (None, 2020)), (">2020", (2021, None)), ("<=2020", (None, 2020)),
     ("..", None), ("20", None), ("x2020", None), ("2020..2030..2040", None), ("", None),
 ])

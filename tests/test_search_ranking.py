@@ -59,7 +59,8 @@ def test_the_rejected_twin_stays_reachable(searcher: Searcher) -> None:
 
 
 def test_prior_order() -> None:
-    assert fulltext.prior(2024, True, "icml") > fulltext.prior(2024, True, "cvprw") > fulltext.prior(2024, False, "iclr")
+    assert (fulltext.prior(2024, True, "icml") > fulltext.prior(2024, True, "cvprw")
+            > fulltext.prior(2024, False, "iclr"))
     assert fulltext.prior(2024, True, "findings-acl") == fulltext.prior(2024, True, "cvprw")   # sub-venues
     assert fulltext.prior(2025, True, "icml") > fulltext.prior(2024, True, "icml")            # then newer
 

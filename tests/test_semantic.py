@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from paperlist.search import SearchRequest, Searcher
-from paperlist.search.semantic import SemanticRanker, rrf, wants_semantic
+from paperlist.search import Searcher, SearchRequest
 from paperlist.search.query import parse
+from paperlist.search.semantic import SemanticRanker, rrf, wants_semantic
 from paperlist.search.similar import similar_papers
 from paperlist.store import Store
 
@@ -34,7 +34,8 @@ def test_relative_fusion_keeps_a_clear_keyword_winner_first() -> None:
     assert fused[0][0] == "title"
     assert [p for p, _ in fused][1:3] == ["near", "other"]       # found by both beats found by meaning alone
     # a paper without a vector is judged by its words alone, on the full scale
-    assert dict(relative_fusion([("novec", 10.0), ("v", 5.0)], {"v": 0.9, "x": 0.1}))["novec"] == pytest.approx(1.0)
+    assert (dict(relative_fusion([("novec", 10.0), ("v", 5.0)], {"v": 0.9, "x": 0.1}))["novec"]
+            == pytest.approx(1.0))
     assert relative_fusion([], {}) == []
 
 
@@ -99,8 +100,8 @@ def test_vector_index_search_scope_and_neighbours(vec_home: tuple[Path, dict[str
     pid = _pid(home, "Denoising Diffusion Models Are Strong Learners")
     assert vi.search(vecs[pid], 3)[0][0] == pid
     near = vi.neighbours(pid, 5)
-    assert pid not in [p for p, _ in near] and "Diffusion" in Store(home / "paperlist.db", readonly=True).get_paper(
-        near[0][0]).title
+    assert (pid not in [p for p, _ in near]
+            and "Diffusion" in Store(home / "paperlist.db", readonly=True).get_paper(near[0][0]).title)
     venue = Store(home / "paperlist.db", readonly=True).get_paper(pid).venue
     rows = vi.scope([venue], None, None)
     assert rows is not None and all(vi.ids[r] != "" for r in rows)
@@ -109,7 +110,8 @@ def test_vector_index_search_scope_and_neighbours(vec_home: tuple[Path, dict[str
     assert vi.scores(vecs[pid], [pid, "nope"])[pid] == pytest.approx(1.0, abs=1e-2)
 
 
-def test_semantic_and_hybrid_search(vec_home: tuple[Path, dict[str, object]], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_semantic_and_hybrid_search(vec_home: tuple[Path, dict[str, object]],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
     home, vecs = vec_home
     pid = _pid(home, "Denoising Diffusion Models Are Strong Learners")
     s = _searcher(home, vecs[pid], monkeypatch)
@@ -122,8 +124,10 @@ def test_semantic_and_hybrid_search(vec_home: tuple[Path, dict[str, object]], mo
     assert hyb.interpreted["mode"] == "hybrid" and pid in [h.id for h in hyb.hits[:3]]
     # filters and field clauses still restrict the fused list
     venue = Store(home / "paperlist.db", readonly=True).get_paper(pid).venue
-    assert all(h.venue != venue for h in s.search(SearchRequest(q=q + f" -venue:{venue}", mode="semantic")).hits)
-    assert all(h.year == 2017 for h in s.search(SearchRequest(q=q, mode="semantic", year_from=2017, year_to=2017)).hits)
+    assert all(h.venue != venue
+               for h in s.search(SearchRequest(q=q + f" -venue:{venue}", mode="semantic")).hits)
+    assert all(h.year == 2017
+               for h in s.search(SearchRequest(q=q, mode="semantic", year_from=2017, year_to=2017)).hits)
     assert s.search(SearchRequest(q=q + " author:nobodyatall", mode="semantic")).total == 0
     # short queries stay keyword in auto mode; a title search keeps its exact match first
     title = s.search(SearchRequest(q="Denoising Diffusion Models Are Strong Learners", mode="hybrid"))
@@ -178,11 +182,12 @@ def test_embedding_evidence_does_not_overrule_the_sources_area(tmp_path: Path) -
         cache[h] = (v / np.linalg.norm(v)).astype(np.float32)
 
     for i in range(30):    # confident papers of each topic make its centroid
-        add(f"d{i}", f"Diffusion models for image generation {i}", "Denoising diffusion models and score matching.",
-            "diff")
-        add(f"r{i}", f"Deep reinforcement learning agents {i}", "Policy gradient reinforcement learning with rewards.",
-            "rl")
-    add("x", "Diffusion Models as Policies", "We train diffusion models to act.", "diff", "Reinforcement learning")
+        add(f"d{i}", f"Diffusion models for image generation {i}",
+            "Denoising diffusion models and score matching.", "diff")
+        add(f"r{i}", f"Deep reinforcement learning agents {i}",
+            "Policy gradient reinforcement learning with rewards.", "rl")
+    add("x", "Diffusion Models as Policies", "We train diffusion models to act.", "diff",
+        "Reinforcement learning")
     publish(tmp_path, rows, cache, 128)
     vectors = VectorIndex.open(tmp_path)
     assert vectors is not None and len(vectors) == len(docs)

@@ -22,7 +22,8 @@ def test_clean(raw: object, expected: str) -> None:
 
 
 @pytest.mark.parametrize("raw, expected", [
-    (r"$\ell_1$-regression with Heavy-tailed Distributions", "ℓ_1-regression with Heavy-tailed Distributions"),
+    (r"$\ell_1$-regression with Heavy-tailed Distributions",
+     "ℓ_1-regression with Heavy-tailed Distributions"),
     (r"improves by $2\times$ under 50% perturbation & more", "improves by 2× under 50% perturbation & more"),
     (r"We propose \textbf{CARL} (\textbf{C}ompetence-\emph{Aware})", "We propose CARL (Competence-Aware)"),
     (r"cost \$5 at 50\% and $\frac{1}{2}$", "cost $5 at 50% and 1/2"),
@@ -38,7 +39,8 @@ def test_plain(raw: str, expected: str) -> None:
 @pytest.mark.parametrize("a, b", [
     (r"$\ell_1$-regression with Heavy-tailed Distributions", "ℓ1-Regression with heavy-tailed distributions"),
     ("Schrödinger Bridges", "Schrodinger bridges"),
-    ("BERT: Pre-training of Deep Bidirectional Transformers", "BERT -- pre-training of deep bidirectional transformers"),
+    ("BERT: Pre-training of Deep Bidirectional Transformers",
+     "BERT -- pre-training of deep bidirectional transformers"),
 ])
 def test_title_key_agrees(a: str, b: str) -> None:
     assert title_key(a) == title_key(b) != ""
@@ -52,8 +54,8 @@ def test_title_key_keeps_different_titles_apart() -> None:
     ("Lijun Zhang; Zhi-Hua Zhou", ["Lijun Zhang", "Zhi-Hua Zhou"]),
     ("Lijun Zhang, Zhi-Hua Zhou", ["Lijun Zhang", "Zhi-Hua Zhou"]),
     ("Hang Su;Salih Ertug Ovur", ["Hang Su", "Salih Ertug Ovur"]),
-    ("Rodriguez, S.;Xinyu Tang", ["S. Rodriguez", "Xinyu Tang"]),                # "Last, First" inside ';' lists
-    ("A B; C D; A B; C D", ["A B", "C D"]),                                      # list written twice (ICRA)
+    ("Rodriguez, S.;Xinyu Tang", ["S. Rodriguez", "Xinyu Tang"]),           # "Last, First" inside ';' lists
+    ("A B; C D; A B; C D", ["A B", "C D"]),                                 # list written twice (ICRA)
     ("Maximilian L. Ach,;O. Anatole von Lilienfeld", ["Maximilian L. Ach", "O. Anatole von Lilienfeld"]),
     ("Pierluca D&#x27;Oro, Aaron Courville", ["Pierluca D'Oro", "Aaron Courville"]),
     ("", []), (" ; ; ", []),

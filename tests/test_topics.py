@@ -56,33 +56,37 @@ def test_folding_is_shared_by_terms_and_texts() -> None:
 
 def test_longer_terms_hide_the_shorter_terms_inside_them() -> None:
     m = Matcher(taxonomy())
-    found = {m.terms[i].joined.strip(): c for i, c in m.counts("offline reinforcement learning from logs", False).items()}
+    found = {m.terms[i].joined.strip(): c
+             for i, c in m.counts("offline reinforcement learning from logs", False).items()}
     assert "offline reinforcement learning" in found and "reinforcement learning" not in found
 
 
-def doc(title: str, abstract: str = "", keywords: list[str] | None = None, area: str | None = None) -> TopicDoc:
+def doc(title: str, abstract: str = "", keywords: list[str] | None = None,
+        area: str | None = None) -> TopicDoc:
     return TopicDoc("x", "neurips", 2024, title, abstract, area, keywords or [])
 
 
 @pytest.mark.parametrize("title, abstract, main", [
-    ("Denoising Diffusion Probabilistic Models", "We present high quality image synthesis results using diffusion "
-     "probabilistic models, a class of latent variable models.", "diffusion-models"),
+    ("Denoising Diffusion Probabilistic Models", "We present high quality image synthesis results using "
+     "diffusion probabilistic models, a class of latent variable models.", "diffusion-models"),
     ("Proximal Policy Optimization Algorithms", "We propose a new family of policy gradient methods for "
      "reinforcement learning.", "reinforcement-learning"),
-    ("Conservative Q-Learning for Offline Reinforcement Learning", "Offline reinforcement learning from previously "
-     "collected datasets without interaction.", "offline-imitation-learning"),
+    ("Conservative Q-Learning for Offline Reinforcement Learning", "Offline reinforcement learning from "
+     "previously collected datasets without interaction.", "offline-imitation-learning"),
     ("Semi-Supervised Classification with Graph Convolutional Networks", "We present a scalable approach for "
      "semi-supervised learning on graph-structured data.", "graph-learning"),
     ("NeRF: Representing Scenes as Neural Radiance Fields for View Synthesis", "", "3d-vision"),
-    ("Chain-of-Thought Prompting Elicits Reasoning in Large Language Models", "We explore how generating a chain of "
-     "thought improves the ability of large language models to perform complex reasoning.", "llm-reasoning"),
-    ("Direct Preference Optimization: Your Language Model is Secretly a Reward Model", "Aligning language models "
-     "with human preferences usually uses RLHF.", "alignment-safety"),
+    ("Chain-of-Thought Prompting Elicits Reasoning in Large Language Models",
+     "We explore how generating a chain of thought improves the ability of large language models "
+     "to perform complex reasoning.", "llm-reasoning"),
+    ("Direct Preference Optimization: Your Language Model is Secretly a Reward Model",
+     "Aligning language models with human preferences usually uses RLHF.", "alignment-safety"),
     ("Deep Residual Learning for Image Recognition", "", "visual-recognition"),
-    ("Communication-Efficient Learning of Deep Networks from Decentralized Data", "We advocate federated learning.",
-     "federated-learning"),
-    ("Attention Is All You Need", "The dominant sequence transduction models are based on recurrent neural networks. "
-     "We propose the Transformer, based solely on attention mechanisms, for machine translation.", "architectures"),
+    ("Communication-Efficient Learning of Deep Networks from Decentralized Data",
+     "We advocate federated learning.", "federated-learning"),
+    ("Attention Is All You Need", "The dominant sequence transduction models are based on recurrent neural "
+     "networks. We propose the Transformer, based solely on attention mechanisms, "
+     "for machine translation.", "architectures"),
     ("Highly accurate protein structure prediction", "", "molecules-proteins"),
     ("wav2vec 2.0: Self-Supervised Learning of Speech Representations", "", "speech"),
     ("Fourier Neural Operator for Parametric Partial Differential Equations", "", "scientific-ml"),
@@ -117,7 +121,8 @@ def test_primary_area_and_keywords_are_evidence() -> None:
 
 def test_a_primary_area_naming_a_specific_topic_makes_it_the_main_one() -> None:
     a = Assigner()
-    text = ("Graph Neural Networks for Molecules", "Message passing graph neural networks on molecular graphs.")
+    text = ("Graph Neural Networks for Molecules",
+            "Message passing graph neural networks on molecular graphs.")
     assert a.choose(a.evidence(doc(*text)))[0][0] != "reinforcement-learning"
     got = a.choose(a.evidence(doc(*text, area="reinforcement learning")))
     assert got[0][0] == "reinforcement-learning" and len(got) >= 2     # the words' topics follow
@@ -179,11 +184,14 @@ def test_labels_split_and_blinding() -> None:
     share = sum(map(held_out, ids)) / len(ids)
     assert 0.2 < share < 0.3 and [held_out(i) for i in ids] == [held_out(i) for i in ids]
     # a label accepts what the area and every mapped keyword accept
-    d = doc("x", keywords=["diffusion models", "misc", "Parameter-Efficient Fine-Tuning"], area="Reinforcement learning")
+    d = doc("x", keywords=["diffusion models", "misc", "Parameter-Efficient Fine-Tuning"],
+            area="Reinforcement learning")
     lab = label(d)
-    assert lab is not None and lab.kind == "area" and lab.names == ("reinforcement learning", "diffusion models",
+    assert lab is not None and lab.kind == "area" and lab.names == ("reinforcement learning",
+                                                                    "diffusion models",
                                                                     "parameter-efficient fine-tuning")
-    assert {"reinforcement-learning", "diffusion-models", "efficient-ml"} <= lab.ok and "graph-learning" not in lab.ok
+    assert ({"reinforcement-learning", "diffusion-models", "efficient-ml"} <= lab.ok
+            and "graph-learning" not in lab.ok)
     assert blind(d).primary_area is None and blind(d).keywords == [] and blind(d).title == d.title
     kw = label(doc("x", keywords=["Diffusion Models"]))
     assert kw is not None and kw.kind == "keyword" and "diffusion-models" in kw.ok
@@ -203,7 +211,8 @@ def test_assign_stores_counts_and_skips_when_current(search_home: Path) -> None:
     assert assign_topics(store, search_home, force=False).skipped
     rep = assign_topics(store, search_home)
     assert rep.papers >= 30 and rep.with_topics >= rep.papers * 0.6 and rep.rows >= rep.with_topics
-    pid = next(i for i, t, *_ in store.plain_titles() if t == "Denoising Diffusion Models Are Strong Learners")
+    pid = next(i for i, t, *_ in store.plain_titles()
+               if t == "Denoising Diffusion Models Are Strong Learners")
     assert store.paper_topics(pid)[0][0] == "diffusion-models"
     ov = overview(store)
     gen = next(a for a in ov if a["slug"] == "generative")
@@ -297,13 +306,16 @@ def test_text_probe_carries_source_labels_to_unlabelled_papers() -> None:
     main = {x.paper_id: x.topics[0][0] if x.topics else None for x in assign_all(docs, assigner=a)}
     assert main["x-q"] == "reinforcement-learning" and main["x-w"] == "graph-learning"
     assert main["y-q"] == "reinforcement-learning"
-    words = {x.paper_id: x.topics[0][0] if x.topics else None for x in assign_all(docs, assigner=a, text_probe=None)}
+    words = {x.paper_id: x.topics[0][0] if x.topics else None
+             for x in assign_all(docs, assigner=a, text_probe=None)}
     assert words["x-q"] == words["x-w"] and words["y-q"] is None
-    assert fit_text_probe([(d, a.index["reinforcement-learning"]) for d in docs[:50]], len(a.tax.topics)) is None
+    assert fit_text_probe([(d, a.index["reinforcement-learning"]) for d in docs[:50]],
+                          len(a.tax.topics)) is None
     assert fit_text_probe([(d, rl) for d in docs], len(a.tax.topics)) is None        # one topic only
     # the source's own area still decides a labelled paper's main topic
     filed = TopicDoc("z", "iclr", 2022, "The quokka method revisited", "", "Learning on graphs")
-    assert next(x for x in assign_all([*docs, filed], assigner=a) if x.paper_id == "z").topics[0][0] == "graph-learning"
+    assert (next(x for x in assign_all([*docs, filed], assigner=a) if x.paper_id == "z").topics[0][0]
+            == "graph-learning")
 
 
 def test_parallel_assignment_with_the_text_probe_equals_one_process(tmp_path: Path) -> None:
@@ -319,8 +331,8 @@ def test_parallel_assignment_with_the_text_probe_equals_one_process(tmp_path: Pa
     store = Store(tmp_path / "paperlist.db")
     recs = [Record(source="test", file="test/probe.json", key=d.id, venue=d.venue, year=d.year, title=d.title,
                    abstract=d.abstract or None, primary_area=d.primary_area) for d in _probe_docs()]
-    store.replace_file_records("test/probe.json", "test", "test/probe.json", hashlib.sha256(b"p").hexdigest(), 1,
-                               [encode_record(r) for r in recs], 0)
+    store.replace_file_records("test/probe.json", "test", "test/probe.json",
+                               hashlib.sha256(b"p").hexdigest(), 1, [encode_record(r) for r in recs], 0)
     merge_pending(store)
     titles = {d.id: d.title for d in store.iter_topic_docs()}
     one = [(titles[x.paper_id], x.topics) for x in assign_all(store.iter_topic_docs())]
@@ -370,7 +382,8 @@ def test_label_shift_leaves_the_labelling_venue_years_alone() -> None:
     assert np.allclose(out[0], [0.5, 0.5]) and np.allclose(out[1], [0.25, 0.75])
 
 
-def test_text_probe_cache_is_reused_only_for_the_same_examples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_text_probe_cache_is_reused_only_for_the_same_examples(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A fitted probe is kept in the home: the same examples load it (same probabilities, no fit),
     changed examples refit and replace it, and an unreadable file is just refitted over."""
     import numpy as np
@@ -387,7 +400,8 @@ def test_text_probe_cache_is_reused_only_for_the_same_examples(tmp_path: Path, m
     stamp = cache.stat().st_mtime_ns
     fits: list[int] = []
     real_fit = textprobe._fit
-    monkeypatch.setattr(textprobe, "_fit", lambda *args: fits.append(1) or real_fit(*args))  # counts, still fits
+    monkeypatch.setattr(textprobe, "_fit",
+                        lambda *args: fits.append(1) or real_fit(*args))  # counts, still fits
     again = textprobe.fit_text_probe(examples, len(a.tax.topics), cache=cache)
     assert again is not None and fits == [] and cache.stat().st_mtime_ns == stamp
     assert np.allclose(again.proba(docs[-3:]), first.proba(docs[-3:]))

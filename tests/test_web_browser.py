@@ -22,8 +22,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium "
-                       "(apt-get install chromium); browser tests need it and never download a browser"),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at "
+                       "/usr/bin/chromium (apt-get install chromium); browser tests need it and never "
+                       "download a browser"),
 ]
 
 
@@ -48,7 +49,8 @@ def serve(home: Path) -> Iterator[str]:
 
     app = create_app(Settings(home=home, store=Store(home / "paperlist.db", readonly=True)))
     port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                        lifespan="off"))
     t = threading.Thread(target=srv.run, daemon=True)
     t.start()
     deadline = time.monotonic() + 20
@@ -67,7 +69,8 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM),
-                              args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+                              args=["--headless", "--no-sandbox", "--disable-gpu",
+                                    "--disable-background-networking"])
         yield b
         b.close()
 
@@ -80,7 +83,8 @@ class Watch:
         self.errors: list[str] = []
         page.on("dialog", self._dialog)
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("console",
+                lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
 
     def _dialog(self, d: Any) -> None:
         self.dialogs.append(d.message)
@@ -198,7 +202,8 @@ def test_screenshots(browser: Any, server: str, web_store: Store, lang: str) -> 
     """Home, search and paper pages, desktop and phone, for a person to look at."""
     prefix = "" if lang == "zh" else "/en"
     pid = paper_id(web_store, "spec")
-    for device, viewport in (("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})):
+    for device, viewport in (("desktop", {"width": 1280, "height": 900}),
+                             ("phone", {"width": 390, "height": 844})):
         ctx = browser.new_context(base_url=server, viewport=viewport, device_scale_factor=1,
                                   locale="zh-CN" if lang == "zh" else "en-US")
         pg = ctx.new_page()
@@ -217,8 +222,9 @@ def test_screenshots(browser: Any, server: str, web_store: Store, lang: str) -> 
 # not tied to authors; no abstract, no authors yet (the fixture site plus this paper and ICML 2025)
 ICML_2026 = [
     Record(source="aitopconf", file="aitopconf:icml_2026", key="BZfkxSasd3", venue="icml", year=2026,
-           title="Joint-Embedding Predictive Learning of Latent Market States in U.S. Equities", status="accepted",
-           track="main", primary_area="Deep Learning", keywords=["Selfsupervised Learning"],
+           title="Joint-Embedding Predictive Learning of Latent Market States in U.S. Equities",
+           status="accepted", track="main", primary_area="Deep Learning",
+           keywords=["Selfsupervised Learning"],
            ids={"openreview": "BZfkxSasd3"}, links={"openreview": "https://openreview.net/forum?id=BZfkxSasd3"},
            institutions=["Tsinghua University", "Google DeepMind"]),
     Record(source="aitopconf", file="aitopconf:icml_2025", key="x25", venue="icml", year=2025,
@@ -234,7 +240,8 @@ def title_only_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
         yield url, store
 
 
-def test_newest_proceedings_first_and_a_title_only_paper(browser: Any, title_only_site: tuple[str, Store]) -> None:
+def test_newest_proceedings_first_and_a_title_only_paper(browser: Any,
+                                                         title_only_site: tuple[str, Store]) -> None:
     """The home page's newest row starts with this year's proceedings; an ICML 2026 paper known by
     its title, link, area and institutions only reads well in both languages, on a phone too."""
     server, store = title_only_site
@@ -247,7 +254,8 @@ def test_newest_proceedings_first_and_a_title_only_paper(browser: Any, title_onl
     assert years and years[0] == 2026 and years == sorted(years, reverse=True), years
     assert "ICML 2026" in pg.locator(".recent .chip").all_inner_texts()
     for prefix, no_abstract, no_authors, institutions in (
-            ("/en", "No source we read has this paper's abstract yet.", "not in the library yet", "Institutions"),
+            ("/en", "No source we read has this paper's abstract yet.", "not in the library yet",
+             "Institutions"),
             ("", "我们收录的数据源中暂无这篇论文的摘要。", "暂无这篇论文的作者信息", "机构")):
         pg.goto(f"{prefix}/papers/{pid}")
         assert pg.locator("h1.paper-title").inner_text().startswith("Joint-Embedding Predictive Learning")

@@ -29,7 +29,8 @@ def test_catalogs_have_no_stale_entries() -> None:
 
 def test_chinese_catalog_is_chinese() -> None:
     cat = read("zh")
-    terms = {"Oral", "Spotlight", "Poster", "Highlight", "PDF", "DOI", "arXiv", "OpenReview", "Spotlight / highlight"}
+    terms = {"Oral", "Spotlight", "Poster", "Highlight", "PDF", "DOI", "arXiv", "OpenReview",
+             "Spotlight / highlight"}
     for m in cat:
         if not m.id or (m.id if isinstance(m.id, str) else m.id[0]) in terms:
             continue
@@ -80,5 +81,5 @@ def test_split_lang() -> None:
 def test_dates_and_numbers_on_pages(client: Any) -> None:
     zh, en = client.get("/").text, client.get("/en/").text
     assert re.search(r"\d{4}年\d{1,2}月\d{1,2}日", zh)
-    assert re.search(r"(January|February|March|April|May|June|July|August|September|October|November|December) "
-                     r"\d{1,2}, \d{4}", en)
+    assert re.search(r"(January|February|March|April|May|June|July|August|September|October|November|"
+                     r"December) \d{1,2}, \d{4}", en)

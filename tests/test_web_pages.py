@@ -37,7 +37,8 @@ def pages(ids: dict[str, str]) -> list[str]:
 
 
 @pytest.mark.parametrize("prefix,lang", LANGS)
-def test_every_page_renders_in_both_languages(client: Any, ids: dict[str, str], prefix: str, lang: str) -> None:
+def test_every_page_renders_in_both_languages(client: Any, ids: dict[str, str], prefix: str,
+                                              lang: str) -> None:
     for path in pages(ids):
         r = client.get(prefix + path)
         assert r.status_code == 200, (path, r.text[:500])
@@ -131,7 +132,8 @@ def test_conference_pages(client: Any) -> None:
 
 def test_long_author_lists_are_cut(client: Any) -> None:
     t = client.get("/en/conferences/neurips/2024?q=Collaboration").text
-    assert '<a href="/en/authors/member-n-person">Member N Person</a>, <span class="more">and 4 more</span>' in t
+    assert ('<a href="/en/authors/member-n-person">Member N Person</a>, '
+            '<span class="more">and 4 more</span>' in t)
     assert "&lt;a href" not in t
     zh = client.get("/conferences/neurips/2024?q=Collaboration").text
     assert '<span class="more">等另外 4 人</span>' in zh
@@ -195,7 +197,8 @@ def test_retired_id_redirects(tmp_path: Any) -> None:
 @pytest.mark.parametrize("prefix,word", [("", "没有找到"), ("/en", "There is no")])
 def test_friendly_404s(client: Any, prefix: str, word: str) -> None:
     for path in ["/papers/no-such-paper", "/authors/nobody-at-all", "/conferences/nosuchconf",
-                 "/conferences/neurips/1999", "/conferences/neurips/20x4", "/no/such/page", "/static/nope.css"]:
+                 "/conferences/neurips/1999", "/conferences/neurips/20x4", "/no/such/page",
+                 "/static/nope.css"]:
         r = client.get(prefix + path)
         assert r.status_code == 404, path
         assert r.headers["content-type"].startswith("text/html"), path
@@ -310,7 +313,8 @@ def test_rate_limit(web_home: Any, web_store: Store) -> None:
     from paperlist.web.app import Settings, create_app
     from paperlist.web.limits import RateLimit
 
-    app = create_app(Settings(home=web_home, store=web_store, rate_limit=RateLimit(rate=0.05, burst=3, loopback=True)))
+    app = create_app(Settings(home=web_home, store=web_store,
+                              rate_limit=RateLimit(rate=0.05, burst=3, loopback=True)))
     with TestClient(app) as c:
         codes = [c.get("/en/search?q=graphs").status_code for _ in range(5)]
         assert codes[:3] == [200, 200, 200] and codes[-1] == 429

@@ -10,16 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperlist.store import Store
 from paperlist.richtext import math_html, render_block, render_inline
+from paperlist.store import Store
 from tests.webdata import html_tags as audit
 from tests.webdata import paper_id
 
 # What rendered paper text may contain: our formatting tags and MathML, nothing else.
 TEXT_TAGS = {"p", "strong", "em", "code", "u", "sup", "sub", "span", "a", "s"}
-MATH_TAGS = {"math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup", "mfrac", "msqrt",
-             "mroot", "mstyle", "merror", "mpadded", "mphantom", "menclose", "munder", "mover", "munderover",
-             "mtable", "mtr", "mtd", "mlabeledtr", "mmultiscripts", "mprescripts", "none", "semantics"}
+MATH_TAGS = {"math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup", "mfrac",
+             "msqrt", "mroot", "mstyle", "merror", "mpadded", "mphantom", "menclose", "munder", "mover",
+             "munderover", "mtable", "mtr", "mtd", "mlabeledtr", "mmultiscripts", "mprescripts", "none",
+             "semantics"}
 SAFE_SCHEMES = ("http://", "https://")
 
 

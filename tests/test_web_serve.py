@@ -35,8 +35,10 @@ def _free_port() -> int:
 def test_serve_answers_over_http(web_home: Path) -> None:
     port = _free_port()
     exe = Path(sys.executable).parent / "paperlist"
-    proc = subprocess.Popen([str(exe), "--home", str(web_home), "serve", "--port", str(port), "--workers", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONWARNINGS": ""})
+    proc = subprocess.Popen([str(exe), "--home", str(web_home), "serve", "--port", str(port),
+                             "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**os.environ, "PYTHONWARNINGS": ""})
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -46,11 +48,13 @@ def test_serve_answers_over_http(web_home: Path) -> None:
                     break
             except OSError:
                 if time.monotonic() > deadline or proc.poll() is not None:
-                    raise AssertionError(proc.stdout.read().decode() if proc.stdout else "no output") from None
+                    raise AssertionError(proc.stdout.read().decode() if proc.stdout
+                                         else "no output") from None
                 time.sleep(0.2)
         req = urllib.request.Request(f"http://127.0.0.1:{port}/en/", headers={"Accept-Encoding": "gzip"})
         with urllib.request.urlopen(req, timeout=5) as r:
-            assert r.headers["Content-Encoding"] == "gzip" and "script-src 'self'" in r.headers["Content-Security-Policy"]
+            assert (r.headers["Content-Encoding"] == "gzip"
+                    and "script-src 'self'" in r.headers["Content-Security-Policy"])
     finally:
         proc.send_signal(signal.SIGINT)
         try:

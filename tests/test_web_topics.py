@@ -40,7 +40,8 @@ def test_topic_pages_render_in_both_languages(client: Any, web_store: Store, spe
     assert '<svg class="spark"' in en and "<polyline" in en
 
 
-def test_topic_page_lists_its_papers_with_filters_and_statistics(client: Any, web_store: Store, spec: str) -> None:
+def test_topic_page_lists_its_papers_with_filters_and_statistics(client: Any, web_store: Store,
+                                                                 spec: str) -> None:
     slug = _main_topic(web_store, spec)
     d = client.get(f"/en/topics/{slug}?format=json").json()
     assert d["page"] == "topic" and d["slug"] == slug and d["total"] >= 1
@@ -79,7 +80,8 @@ def test_paper_page_shows_topics_and_similar_papers(client: Any, web_store: Stor
 def test_search_page_topic_facet_modes_and_translation(client: Any, web_store: Store, spec: str) -> None:
     d = client.get("/en/search?q=decoding&format=json").json()
     topic_facet = next(g for g in d["facets"] if g["name"] == "topic")
-    assert topic_facet["options"] and all("href" in o and "topic=" in o["href"] for o in topic_facet["options"])
+    assert topic_facet["options"] and all("href" in o and "topic=" in o["href"]
+                                          for o in topic_facet["options"])
     slug = _main_topic(web_store, spec)
     f = client.get(f"/en/search?q=decoding&topic={slug}&format=json").json()
     assert f["total"] >= 1 and f["request"]["topics"] == [slug]

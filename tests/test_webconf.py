@@ -68,14 +68,16 @@ def test_short_papers_affiliations_and_withdrawn() -> None:
     out = parse(WC / "www2026-short-papers.csv")
     assert out.skipped == [] and {(r.venue, r.track) for r in out.records} == {("www", "short")}
     recs = by_key(out.records)
-    assert people(recs["srp035"])[0] == ("Siwei Qiang", "MYBank, Ant Group")      # a comma inside the affiliation
+    # a comma inside the affiliation
+    assert people(recs["srp035"])[0] == ("Siwei Qiang", "MYBank, Ant Group")
     assert people(recs["srp035"])[3] == ("Mengyao Sun", "Beijing Jiaotong University")
-    assert people(recs["srp640"])[2] == ("Yuriy Dorn", "AI Center & IAI MSU, Lomonosov Moscow State University")
+    assert people(recs["srp640"])[2] == ("Yuriy Dorn",
+                                         "AI Center & IAI MSU, Lomonosov Moscow State University")
     assert people(recs["srp640"])[1] == ("Alexander D'yakonov", "VK AI")
     withdrawn = recs["srp163"]
     assert withdrawn.status == "withdrawn"
-    assert withdrawn.title == "Exploring Latent Preference with Interest-Guided Collaborative Expansion for Multimodal " \
-                              "Recommendation"
+    assert withdrawn.title == "Exploring Latent Preference with Interest-Guided Collaborative Expansion " \
+                              "for Multimodal Recommendation"
     assert withdrawn.extra["status_raw"] == "WITHDRAWN 1/29/26, email from chairs"
     assert withdrawn.extra["title_raw"].startswith("WITHDRAWN 1/29/26, email from chairs -- Exploring")
     assert recs["srp003"].status == "accepted" and recs["srp003"].extra == {}
@@ -87,18 +89,21 @@ def test_industry_placeholders_and_joined_affiliations() -> None:
     recs = by_key(out.records)
     assert {r.track for r in out.records} == {"industry"}
     assert people(recs["ind0051"])[:3] == [
-        ("Jiazheng Kang", "Beijing University of Posts and Telecommunications"),     # written twice in the cell
+        ("Jiazheng Kang", "Beijing University of Posts and Telecommunications"),  # written twice in the cell
         ("Le Huang", "Beijing University of Posts and Telecommunications"),
-        ("Cheng Hou", None)]                                                         # "Researcher" is no affiliation
-    assert people(recs["ind0154"])[0] == ("Jianhui Yang", "Tsinghua University,Taobao & Tmall Group of Alibaba")
+        ("Cheng Hou", None)]                                                  # "Researcher" is no affiliation
+    assert people(recs["ind0154"])[0] == ("Jianhui Yang",
+                                          "Tsinghua University,Taobao & Tmall Group of Alibaba")
     assert len(recs["ind0019"].authors) == 7
 
 
 def test_web4good_titles_keep_their_parentheses_and_quotes() -> None:
     recs = by_key(parse(WC / "www2026-web4good.csv").records)
-    assert recs["web1102"].title.startswith("(Mis-)Informed Consent:") and "title_raw" not in recs["web1102"].extra
+    assert (recs["web1102"].title.startswith("(Mis-)Informed Consent:")
+            and "title_raw" not in recs["web1102"].extra)
     assert recs["web1398"].title.startswith("'They've Stolen My GPL-Licensed Model!':")
-    assert recs["web0019"].title == "The Chatbot Knows It’s You: Dialogue Attribution in Unauthenticated Human–LLM Sessions"
+    assert (recs["web0019"].title
+            == "The Chatbot Knows It’s You: Dialogue Attribution in Unauthenticated Human–LLM Sessions")
     assert {r.track for r in recs.values()} == {"web4good"}
 
 
@@ -117,22 +122,25 @@ def test_workshop_entries_name_their_papers() -> None:
         entry(10, "wk0500", "DHOW-MiLLA: Joint Workshop on Diffusion of Harmful Content on Online Web and "
                             "Countering Misinformation in the Age of LLMs and Agents"),
         "line 13: repeats an earlier record (wk0654s)",
-        entry(14, "wk1700", "Trustworthy Foundation Models for Web Intelligence: Causal Perspectives and Challenges"),
-        entry(18, "wk1900", "International Workshop on Trustworthy Multimodal Learning for Social Media Analysis"),
+        entry(14, "wk1700", "Trustworthy Foundation Models for Web Intelligence: Causal Perspectives and "
+                            "Challenges"),
+        entry(18, "wk1900", "International Workshop on Trustworthy Multimodal Learning for Social Media "
+                            "Analysis"),
     ]
     recs = by_key(out.records)
-    assert list(recs) == ["wk0104", "wk0169", "wk0201", "wk0202s", "wk0295", "wk0541", "wk0654s", "wk1706", "wk1707",
-                          "wk1714s", "wk1928"]
+    assert list(recs) == ["wk0104", "wk0169", "wk0201", "wk0202s", "wk0295", "wk0541", "wk0654s", "wk1706",
+                          "wk1707", "wk1714s", "wk1928"]
     assert {(r.venue, r.year, r.track) for r in recs.values()} == {("wwww", 2026, "workshop")}
     first = recs["wk0104"]
     assert first.extra == {"workshop": "1st Workshop on Applied AI and Multimodal Visualization Technologies"}
     assert first.biblio == {"booktitle": first.extra["workshop"]}
-    assert people(first)[0] == ("Kushal Pokhrel", "Business Information Systems, Australian Institute of Higher Education")
+    assert people(first)[0] == ("Kushal Pokhrel",
+                                "Business Information Systems, Australian Institute of Higher Education")
     assert recs["wk0202s"].extra["id_suffix"] == "s"
     assert recs["wk0202s"].extra["workshop"].startswith("AiOfAi: 4th Workshop")
-    assert recs["wk0541"].extra["workshop"].startswith("DHOW-MiLLA")                 # an entry without the "i"
-    assert [a.name for a in recs["wk0295"].authors] == ["Jyotibha R Chinchankar", "Gautham P Kini", "Rakshitha M M",
-                                                        "Shreya Rao", "Niranjan J H"]
+    assert recs["wk0541"].extra["workshop"].startswith("DHOW-MiLLA")            # an entry without the "i"
+    assert [a.name for a in recs["wk0295"].authors] == ["Jyotibha R Chinchankar", "Gautham P Kini",
+                                                        "Rakshitha M M", "Shreya Rao", "Niranjan J H"]
     assert all(a.affiliation is None for a in recs["wk0295"].authors)
     withdrawn = recs["wk1706"]
     assert withdrawn.status == "withdrawn" and withdrawn.title.startswith("UniLGT: A Unified Low-Label")
@@ -142,7 +150,8 @@ def test_workshop_entries_name_their_papers() -> None:
     assert recs["wk1714s"].extra["title_raw"].startswith("(wk-s)From Fiction")
     tagged = recs["wk1928"]
     assert tagged.title.startswith("Sparse Causal Latent Features") and tagged.status == "accepted"
-    assert tagged.extra["workshop"] == "International Workshop on Trustworthy Multimodal Learning for Social Media Analysis"
+    assert (tagged.extra["workshop"]
+            == "International Workshop on Trustworthy Multimodal Learning for Social Media Analysis")
 
 
 def test_phd_symposium_students_and_supervisors() -> None:
@@ -155,7 +164,8 @@ def test_phd_symposium_students_and_supervisors() -> None:
     assert gan.extra == {"supervisors": ["Klaus Diepold", "Elena Simperl"]}
     assert people(zid) == [("Čeněk Žid", "Czech Technical University in Prague")]
     assert zid.extra["supervisors"] == ["Pavel Kordík", "Rodrigo Alves"]
-    assert people(shen) == [("An Ning Shen", "School of Electronics and Computer Science, University of Southampton")]
+    assert people(shen) == [("An Ning Shen",
+                             "School of Electronics and Computer Science, University of Southampton")]
 
 
 def test_sniff_claims_the_fixtures_and_gzipped_copies(tmp_path: Path) -> None:
@@ -192,15 +202,18 @@ def test_sniff_claims_nothing_of_the_other_fixtures() -> None:
     ("www2026-industry.csv", b"id ,Title,Authors\r\nind1,Caf\xe9,A B:X\r\n", "not UTF-8 text (byte 27)"),
     ("www2026-industry.csv", b"", "the file is empty"),
     ("www2026-phd-symposium.csv", b",,,\r\n,,,\r\n", "the file is empty"),
-    ("www2026-industry.csv", b'{"papers": []}', "not a Web Conference list: the first row is '{\"papers\": []}'"),
-    ("www2026-industry.csv", b"Title,Authors\r\nA,B\r\n", "not a Web Conference list: the first row is 'Title,Authors'"),
+    ("www2026-industry.csv", b'{"papers": []}',
+     "not a Web Conference list: the first row is '{\"papers\": []}'"),
+    ("www2026-industry.csv", b"Title,Authors\r\nA,B\r\n",
+     "not a Web Conference list: the first row is 'Title,Authors'"),
     ("www2026-industry.csv", b"id ,Title,Authors\r\nind1,A title\r\nind2,Another\r\n",
      "no row has the 3 columns of the header"),
     ("www2026-industry.csv", b"id ,Title,Authors\r\nind1,A title," + b"x" * 200_000 + b"\r\n",
      "not valid CSV at line 2: field larger than field limit (131072)"),
     ("industry.csv", b"id ,Title,Authors\r\nind1,A title,A B:X\r\n",
      "file name 'industry.csv' has no year (expected www<year>-<track>.csv, e.g. www2026-industry.csv)"),
-    ("www2026-industry.csv.gz", gzip.compress(b"id ,Title,Authors\r\n" * 50)[:-12], "truncated or corrupt gzip data"),
+    ("www2026-industry.csv.gz", gzip.compress(b"id ,Title,Authors\r\n" * 50)[:-12],
+     "truncated or corrupt gzip data"),
 ])
 def test_broken_files_raise_one_line_errors(tmp_path: Path, name: str, data: bytes, message: str) -> None:
     with pytest.raises(SourceError) as e:
@@ -214,7 +227,7 @@ def test_bad_rows_are_skipped_with_their_line(tmp_path: Path) -> None:
                           'rfp9001,Security and Privacy,"",Ann Lee and Bo Li',      # no title
                           "rfp9002,Security and Privacy,A Title Without Authors,",    # no authors
                           "rfp9003,Security and Privacy,Too Few Cells",
-                          "", ",,,",                                                  # blank rows are not rows
+                          "", ",,,",                                                # blank rows are not rows
                           *lines[2:]])
     out = WebconfReader().parse(load_path(copy(tmp_path, RESEARCH.name, broken)))
     assert out.skipped == ["line 3: record has no title", "line 4: row has no authors",
@@ -226,13 +239,16 @@ def test_workshop_paper_without_an_entry_and_extra_columns(tmp_path: Path) -> No
     text = WORKSHOPS.read_bytes().decode("utf-8").split("\r\n")
     orphan = copy(tmp_path, WORKSHOPS.name, "\r\n".join(text[2:4]))      # wk0104, wk0169 without wk0100i
     recs = WebconfReader().parse(load_path(orphan)).records
-    assert [r.key for r in recs] == ["wk0104", "wk0169"] and all(r.extra == {} and r.biblio == {} for r in recs)
-    wider = copy(tmp_path, "www2026-demo.csv", "id ,Title,Authors,Session\r\nd1,A Demo Paper,Ann Lee:Acme,Hall 3\r\n")
+    assert ([r.key for r in recs] == ["wk0104", "wk0169"]
+            and all(r.extra == {} and r.biblio == {} for r in recs))
+    wider = copy(tmp_path, "www2026-demo.csv",
+                 "id ,Title,Authors,Session\r\nd1,A Demo Paper,Ann Lee:Acme,Hall 3\r\n")
     (rec,) = WebconfReader().parse(load_path(wider)).records
     assert rec.track == "demo" and rec.extra == {"session": "Hall 3"} and people(rec) == [("Ann Lee", "Acme")]
     with_header = copy(tmp_path, WORKSHOPS.name, "id ,Title,Authors\r\n" + "\r\n".join(text[1:4]))
     out = WebconfReader().parse(load_path(with_header))          # a header does not make entries papers
-    assert [r.key for r in out.records] == ["wk0104", "wk0169"] and out.skipped[0].startswith("line 2: the entry")
+    assert ([r.key for r in out.records] == ["wk0104", "wk0169"]
+            and out.skipped[0].startswith("line 2: the entry"))
     assert {r.venue for r in out.records} == {"wwww"}
 
 
@@ -278,13 +294,15 @@ def test_real_files_parse_with_their_counts() -> None:
         "line 66: repeats an earlier record (wk0954s)"]
     workshops = parsed["workshops-papers"].records
     assert all(r.venue == "wwww" and r.extra.get("workshop") == r.biblio.get("booktitle") for r in workshops)
-    assert len({r.extra["workshop"] for r in workshops}) == 20                  # 22 entries: wk0000i and FIIR have none
+    assert len({r.extra["workshop"] for r in workshops}) == 20    # 22 entries: wk0000i and FIIR have none
     statuses = Counter(r.status for p in parsed.values() for r in p.records)
     assert statuses == {"accepted": 1152, "withdrawn": 3}
     research = parsed["main-research-track---rfp"].records
-    assert len({r.primary_area for r in research}) == 10 and all(r.authors and r.primary_area for r in research)
+    assert (len({r.primary_area for r in research}) == 10
+            and all(r.authors and r.primary_area for r in research))
     assert sum(len(r.authors) for r in research) == 4043
-    assert not any("\n" in a.name or ":" in a.name for p in parsed.values() for r in p.records for a in r.authors)
+    assert not any("\n" in a.name or ":" in a.name
+                   for p in parsed.values() for r in p.records for a in r.authors)
 
 
 @pytest.mark.corpus

@@ -53,8 +53,9 @@ SEED_2026 = Path(__file__).parent / "fixtures" / "web" / "neurips2026.json"
 def seed_records() -> list[Record]:
     """20 NeurIPS 2026 papers as the seed site lists them (title, authors, markdown/LaTeX abstract)."""
     rows = json.loads(SEED_2026.read_text("utf-8"))
-    return [_rec("test:neurips2026", f"seed{i}", "neurips", 2026, r["title"], r["authors"], abstract=r["abstract"],
-                 status=r["status"], track="main", links={"site": f"https://neurips.cc/virtual/2026/poster/{i}"})
+    return [_rec("test:neurips2026", f"seed{i}", "neurips", 2026, r["title"], r["authors"],
+                 abstract=r["abstract"], status=r["status"], track="main",
+                 links={"site": f"https://neurips.cc/virtual/2026/poster/{i}"})
             for i, r in enumerate(rows)]
 
 
@@ -63,7 +64,8 @@ def records() -> list[Record]:
     return seed_records() + [
         _rec(f24, "spec", "neurips", 2024, "Attention Drift in Speculative Decoding: Why $2\\times$ Is Hard",
              ["Ada Lovelace", "Alan Turing", "Grace Hopper"], abstract=SPECULATIVE_ABSTRACT, status="oral",
-             track="main", keywords=["speculative decoding", "LLM inference"], primary_area="Efficient inference",
+             track="main", keywords=["speculative decoding", "LLM inference"],
+             primary_area="Efficient inference",
              links={"pdf": "https://example.org/spec.pdf", "openreview": "https://openreview.net/forum?id=SPEC123",
                     "code": "https://github.com/example/spec"},
              ids={"openreview": "SPEC123", "arxiv": "2401.00001"},
@@ -79,14 +81,16 @@ def records() -> list[Record]:
                     "site": "data:text/html,<script>alert('site')</script>"},
              bibtex='@misc{x, title={</pre><script>alert("bib")</script>}}',
              summary_zh='<script>alert("zh")</script>中文摘要', tldr='<img src=x onerror=alert("tldr")>'),
-        _rec(f24, "mom", "neurips", 2024, "Momentum Methods for Bandits", ["Grace Hopper"], status="spotlight",
-             abstract="We study bandits.", track="Datasets and Benchmarks"),
-        _rec(f24, "big", "neurips", 2024, "A Large Collaboration", [f"Member {c} Person" for c in "ABCDEFGHIJKLMNOPQR"],
+        _rec(f24, "mom", "neurips", 2024, "Momentum Methods for Bandits", ["Grace Hopper"],
+             status="spotlight", abstract="We study bandits.", track="Datasets and Benchmarks"),
+        _rec(f24, "big", "neurips", 2024, "A Large Collaboration",
+             [f"Member {c} Person" for c in "ABCDEFGHIJKLMNOPQR"],
              status="poster", abstract="Many hands."),
         _rec(f23, "old", "neurips", 2023, "An Older Paper on Transformers", ["Ada Lovelace", "Grace Hopper"],
              status="poster", abstract="Transformers, earlier."),
         _rec("test:iclr2024", "rej", "iclr", 2024, "A Rejected Idea About Graphs", ["Alan Turing"],
-             status="rejected", abstract="Graphs are hard.", ids={"doi": "10.1234/tmlr.2023_1"}),  # shared DOI
+             status="rejected", abstract="Graphs are hard.",
+             ids={"doi": "10.1234/tmlr.2023_1"}),  # shared DOI
         _rec("test:tmlr2023", "jour", "tmlr", 2023, "Journal Paper: Sparse & Dense 100% of the Time",
              ["Emmy Noether"], abstract="A journal paper.", ids={"doi": "10.1234/tmlr.2023_1"}),
         _rec("test:acl2023", "acl", "acl", 2023, "Parsing With {BERT}", ["Noam Chomsky", "Ada Lovelace"],

@@ -1,0 +1,299 @@
+"""Every script in benchmarks/ run for real, so that none rots unnoticed: each one in a subprocess
+(``sys.executable benchmarks/X.py ...``), on a small home built from the test fixtures, with the
+smallest parameters it accepts. Each test checks that the script exits 0 and prints what it should:
+every figure present and sane (counts match the home, percentiles in order, rates > 0).
+
+Each script works on its own copy of a session home (they are a few hundred kB): some write to
+theirs (``search_bench.py --build`` publishes a new index generation), and the session homes are
+shared read-only by the rest of the suite. The semantic benchmark needs the semantic extra,
+api_bench.py needs wrk; each is skipped, with the reason, when it is missing."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paperlist.index.encoder import missing_reason
+from paperlist.store import Store
+from tests.conftest import PAPERCOPILOT
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+NUM = r"([\d.]+)"
+
+
+def run_bench(script: str, *args: object, timeout: float = 300) -> str:
+    """Run ``benchmarks/SCRIPT ARGS...`` and return its stdout; fails (with both streams) unless it
+    exits 0. The script runs in a process group of its own, so that on a timeout the servers and
+    workers it started go down with it."""
+    proc = subprocess.Popen([sys.executable, str(BENCHMARKS / script), *map(str, args)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env=os.environ | {"HF_HUB_OFFLINE": "1"})
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f"{script} did not finish in {timeout:.0f} s\n--- stdout\n{out}\n--- stderr\n{err}")
+    finally:
+        if proc.poll() is None:         # interrupted (Ctrl-C): take its process group down too
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        with contextlib.suppress(ProcessLookupError):   # and anything of it left running
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, f"{script} exited {proc.returncode}\n--- stdout\n{out}\n--- stderr\n{err}"
+    return out
+
+
+def copy_home(src: Path, dst: Path) -> Path:
+    return Path(shutil.copytree(src, dst))
+
+
+def count_papers(home: Path) -> int:
+    store = Store(home / "paperlist.db", readonly=True)
+    try:
+        return store.count_papers()
+    finally:
+        store.close()
+
+
+def floats(text: str) -> list[float]:
+    return [float(x.replace(",", "")) for x in re.findall(r"[\d,]*\d(?:\.\d+)?", text)]
+
+
+@pytest.fixture
+def bench_home(search_home: Path, tmp_path: Path) -> Path:
+    """A private copy of the session's search home: the papercopilot and search fixtures ingested,
+    topics assigned, the search index built."""
+    return copy_home(search_home, tmp_path / "home")
+
+
+def _vectors_missing() -> str | None:
+    for mod in ("numpy", "usearch"):
+        if importlib.util.find_spec(mod) is None:
+            return f"{mod} is not installed (pip install 'paperlist[semantic]')"
+    return None
+
+
+@pytest.fixture(scope="module")
+def vec_home(search_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the search home with a published vector for every paper (random unit vectors: the
+    benchmarks that read vectors measure speed and agreement, whatever the vectors say)."""
+    reason = _vectors_missing()
+    if reason:
+        pytest.skip(f"vectors need the semantic extra: {reason}")
+    import numpy as np
+
+    from paperlist.index.vectors import content_hash, publish
+
+    home = copy_home(search_home, tmp_path_factory.mktemp("bench-vec") / "home")
+    store = Store(home / "paperlist.db", readonly=True)
+    rng = np.random.default_rng(0)
+    rows, cache = [], {}
+    try:
+        for pid, venue, year, title, _abstract in store.iter_embed_items():
+            v = rng.normal(size=384)
+            h = content_hash(title, 128)
+            rows.append((pid, venue, year, h))
+            cache[h] = (v / np.linalg.norm(v)).astype(np.float32)
+    finally:
+        store.close()
+    publish(home, rows, cache, 128)
+    return home
+
+
+# --- the scripts -----------------------------------------------------------------------------------
+def test_venue_counts(bench_home: Path, tmp_path: Path) -> None:
+    saved = tmp_path / "counts.json"
+    out = run_bench("venue_counts.py", "--home", bench_home, "--save", saved)
+    counts: dict[str, int] = json.loads(saved.read_text())
+    total = sum(counts.values())
+    assert counts and all(n > 0 for n in counts.values()) and total == count_papers(bench_home)
+    assert f"{len(counts)} venue-years, {total:,} papers -> {saved}" in out
+
+    out = run_bench("venue_counts.py", "--home", bench_home, "--compare", saved)
+    assert "whose count changed (before -> now):\n  none\n" in out
+    assert "new venue-years: 0, 0 papers" in out and f"total {total:,} -> {total:,} papers" in out
+
+    # an earlier store with twice the papers in one venue-year, without another
+    grown, fresh, *_ = sorted(counts)
+    before = {k: n for k, n in counts.items() if k != fresh} | {grown: 2 * counts[grown]}
+    saved.write_text(json.dumps(before))
+    out = run_bench("venue_counts.py", "--home", bench_home, "--compare", saved)
+    changed = rf"^  {re.escape(grown)}\s+{before[grown]:,} ->\s+{counts[grown]:,}\s+-50\.00%  \(over 1%\)$"
+    assert re.search(changed, out, re.MULTILINE), out
+    assert f"new venue-years: 1, {counts[fresh]:,} papers" in out
+    assert re.search(rf"^  {re.escape(fresh)}\s+{counts[fresh]:,}$", out, re.MULTILINE), out
+    assert f"total {sum(before.values()):,} -> {total:,} papers" in out
+
+
+def test_search_bench(bench_home: Path) -> None:
+    out = run_bench("search_bench.py", "--home", bench_home, "--rounds", "1", "--build", "1")
+    assert f"index build ({count_papers(bench_home):,} papers, 1 runs): wall median" in out, out
+    rows = {m[0]: (int(m[1]), *map(float, m[2:])) for m in re.findall(
+        rf"^(topical|author|title|filtered|typing|all)\s+(\d+)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}$",
+        out, re.MULTILINE)}
+    assert set(rows) == {"topical", "author", "title", "filtered", "typing", "all"}, out
+    for kind, (n, w50, w95, w99, c50, c95, c99) in rows.items():
+        assert n > 0 and 0 < w50 <= w95 <= w99 and 0 <= c50 <= c95 <= c99, (kind, out)
+    total = rows["all"][0]
+    assert total == sum(r[0] for k, r in rows.items() if k != "all")
+    assert f"search: {total} queries x 1 rounds, full call" in out, out
+
+
+@pytest.mark.parametrize("args", [[], ["--baseline", "--only-from", "papercopilot"]],
+                         ids=["engine", "tantivy-baseline"])
+def test_search_eval(bench_home: Path, args: list[str]) -> None:
+    n = 3
+    out = run_bench("search_eval.py", "--home", bench_home, "--n", n, "--failures", *args)
+    assert f"known-item evaluation: {n} titles (seed 7), store {bench_home}, index g" in out, out
+    kinds = ("lowercased", "dropped", "typo", "shuffled", "author")
+    table = rf"^({'|'.join(kinds)}|overall)\s+(\d+)\s+{NUM}\s+{NUM}\s+{NUM}\s+(\d+)\s+(\d+)$"
+    rows = {m[0]: (int(m[1]), float(m[2]), float(m[3]), float(m[4]), int(m[5]), int(m[6]))
+            for m in re.findall(table, out, re.MULTILINE)}
+    assert set(rows) == {*kinds, "overall"}, out
+    for kind, (count, hit, strict, mrr, _twins, skipped) in rows.items():
+        assert 0 <= strict <= hit <= mrr <= 1, (kind, out)
+        if kind != "overall":
+            assert count + skipped == n, (kind, out)
+    assert rows["overall"][0] == sum(rows[k][0] for k in kinds) > 0
+    assert re.search(rf"search time per query: median {NUM} ms, p95 {NUM} ms", out), out
+    assert "targets with title twins:" in out and "author queries that fit 2+ different titles" in out
+
+
+@pytest.mark.parametrize("variant", ["words", "vectors"])
+def test_topics_eval(variant: str, request: pytest.FixtureRequest) -> None:
+    from paperlist.topics.source_labels import held_out, label
+
+    home: Path = request.getfixturevalue("bench_home" if variant == "words" else "vec_home")
+    split = "held-out" if variant == "words" else "all"
+    args = ["--vectors", "--split", "all"] if variant == "vectors" else []
+    store = Store(home / "paperlist.db", readonly=True)
+    try:
+        docs = list(store.iter_topic_docs())
+    finally:
+        store.close()
+    want: dict[str, int] = {}
+    for d in docs:
+        lab = label(d)
+        if lab is not None and (split == "all" or held_out(d.id)):
+            want[lab.kind] = want.get(lab.kind, 0) + 1
+    assert want, "the fixtures should hold labelled papers on this split"
+
+    out = run_bench("topics_eval.py", "--home", home, *args)
+    m = re.search(r"^assign, full corpus: ([\d,]+) papers .*\(([\d.]+)% with topics\)$", out, re.MULTILINE)
+    assert m and int(m[1].replace(",", "")) == len(docs) and 0 < float(m[2]) <= 100, out
+    assert f"split: {split}" in out
+    assert re.search(r"^text probe fitted on [\d,]+ training-side labelled papers", out, re.MULTILINE), out
+    if variant == "vectors":
+        assert f"vectors: {len(docs):,} papers; probe fitted on" in out, out
+    got = {m[0]: (int(m[1].replace(",", "")), float(m[2])) for m in re.findall(
+        rf"^(area|keyword)\s+all\s+n=\s*([\d,]+)\s+precision@1 {NUM}", out, re.MULTILINE)}
+    assert {k: n for k, (n, _p) in got.items()} == want, out
+    assert all(0 <= p <= 1 for _n, p in got.values()), out
+    for kind in want:
+        for what in (rf"blind, any of 3 n=\s*[\d,]+\s+precision@3 {NUM}",
+                     rf"as on the site\s+n=\s*[\d,]+\s+precision@1 {NUM}"):
+            assert re.search(rf"^{kind}\s+{what}", out, re.MULTILINE), (kind, what, out)
+    assert out.count("   weakest labels: ") == len(want), out
+
+
+def test_topics_knn(vec_home: Path) -> None:
+    out = run_bench("topics_knn.py", "--home", vec_home, "--k", "1", "--weights", "0")
+    m = re.search(r"labelled papers with vectors: (\d+) \(train (\d+), (\d+) confirmed; held out (\d+)\)",
+                  out)
+    assert m, out
+    labelled, train, confirmed, test = map(int, m.groups())
+    assert labelled == train + test and 1 < confirmed <= train and test > 0, out
+    for name in ("words only", "vote alone"):
+        line = re.search(rf"^k=1\s+{name}\s+(.*)$", out, re.MULTILINE)
+        assert line, (name, out)
+        parts = re.findall(rf"(area|keyword) {NUM} \(n=(\d+)\)", line[1])
+        assert parts and sum(int(n) for _k, _p, n in parts) == test, (name, out)
+        assert all(0 <= float(p) <= 1 for _k, p, _n in parts), (name, out)
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=f"semantic extra not installed: {missing_reason()}")
+def test_semantic_bench(vec_home: Path) -> None:
+    from paperlist.index.vectors import ANN_MIN_ROWS
+
+    papers = count_papers(vec_home)
+    # tiled up to the size at which the HNSW graph is built, so that its figures are measured too
+    out = run_bench("semantic_bench.py", "--home", vec_home, "--embed-sample", "1", "--queries", "2",
+                    "--full-size", ANN_MIN_ROWS)
+    assert re.search(r"^encoder precision: (float32|bfloat16)$", out, re.MULTILINE), out
+    for budget in (256, 128, 64):
+        m = re.search(rf"^embed  title\+abstract  max {budget:>3} tokens\s+{NUM} docs/s", out, re.MULTILINE)
+        assert m and float(m[1]) > 0, (budget, out)
+    m = re.search(rf"^embed  titles only\s+{NUM} docs/s", out, re.MULTILINE)
+    assert m and float(m[1]) > 0, out
+    assert f"published vectors: {papers:,} vectors, 2 queries" in out, out
+    assert f"(tiled to {ANN_MIN_ROWS:,} rows and built the HNSW graph in" in out, out
+    assert f"full-corpus size (tiled): {ANN_MIN_ROWS:,} vectors, 2 queries" in out, out
+    m = re.search(rf"HNSW int8 \+ rescore p50\s+{NUM} ms\s+p95\s+{NUM} ms\s+recall@10 {NUM}", out)
+    assert m and 0 <= float(m[3]) <= 1, out
+    assert re.search(r"^Searcher\.search hybrid .*: p50 [\d.]+ ms  p95 [\d.]+ ms$", out, re.MULTILINE), out
+    pairs = re.findall(rf"p50\s+{NUM} ms\s+p95\s+{NUM} ms", out)
+    # encode, exact, total on the published vectors; the same and the graph when tiled; hybrid
+    assert len(pairs) == 8, out
+    assert all(0 <= float(a) <= float(b) for a, b in pairs), out
+    m = re.search(r"exact top 10 shared with float32's: ([\d.]+)", out)
+    assert m is None or 0 <= float(m[1]) <= 1, out
+
+
+def test_web_bench(web_home: Path, tmp_path: Path) -> None:
+    home = copy_home(web_home, tmp_path / "home")
+    n = 3
+    out = json.loads(run_bench("web_bench.py", "--home", home, "--requests", n, "--json"))
+    assert out["home"] == str(home.resolve()) and out["papers"] == count_papers(home) > 0
+    assert set(out["routes"]) == {"/papers/{id}", "/search?q=…"}, out
+    timings = [out["search_engine_ms"]]
+    for name, route in out["routes"].items():
+        assert route["gzip_kb_median"] > 0, name
+        timings += [route["server_ms"], route["http_ms"]]
+    for s in timings:
+        assert s["n"] == n and 0 < s["p50"] <= s["p95"] <= s["p99"] <= s["max"], out
+
+
+def test_ingest_bench(pc_store: Store) -> None:
+    out = run_bench("ingest_bench.py", PAPERCOPILOT, "--runs", "1", "--jobs", "1")
+    assert f"ingest + search index {PAPERCOPILOT}  (1 runs, " in out, out
+    m = re.search(r"papers ([\d,]+)  records ([\d,]+)  venues (\d+)  with abstract ([\d,]+)", out)
+    assert m, out
+    papers, records, venues, with_abstract = (int(x.replace(",", "")) for x in m.groups())
+    assert papers == pc_store.count_papers() and records >= papers and venues > 0 and with_abstract <= papers
+    for what in (r"wall time   median", r"peak PSS    median", r"peak RSS    median", r"re-ingest   median",
+                 r"throughput "):
+        line = re.search(rf"^  {what}(.*)$", out, re.MULTILINE)
+        assert line and floats(line[1]) and floats(line[1])[0] > 0, (what, out)
+
+
+def test_api_bench(bench_home: Path) -> None:
+    if shutil.which("wrk") is None:
+        pytest.skip("wrk is not installed (apt-get install wrk)")
+    # the repo itself as the baseline: the `before` servers and the side-by-side table run too
+    out = run_bench("api_bench.py", "--home", bench_home, "--no-datasette", "--seconds", "1",
+                    "--workers", "1", "--query", "diffusion", "--baseline", ROOT)
+    names = ("ours", "ours-nocache", "before", "before-nocache")
+    url = r"http://127\.0\.0\.1:\d+/api/v1/search\?q=\{q\}"
+    for name in names:
+        assert re.search(rf"^{name}\s+{url}$", out, re.MULTILINE), (name, out)
+    rows = {m[0]: tuple(map(float, m[1:4])) + (int(m[4]),) for m in re.findall(
+        rf"^  'diffusion'\s+(\S+)\s+{NUM} req/s  p50\s+{NUM} ms  p99\s+{NUM} ms  errors (\d+)  load [\d.]+"
+        r"   \(total [1-9][\d,]*, [1-9]\d* hits, facets, snippets\)$", out, re.MULTILINE)}
+    assert set(rows) == set(names), out
+    for name, (rps, p50, p99, errors) in rows.items():
+        assert rps > 0 and 0 < p50 <= p99 and errors == 0, (name, out)
+    m = re.search(r"^\| diffusion \| (.*) \|$", out, re.MULTILINE)
+    assert m and len(m[1].split(" | ")) == 6, out
+    assert "datasette" not in out
