@@ -117,14 +117,16 @@ class Tools:
         r = self._call(search_request, q=query, venues=venues, year_from=year_from, year_to=year_to,
                        statuses=statuses, topics=topics, sort=sort, mode=mode, page=page, per_page=limit)
         d = self._call(ss.search, self.home, r, 10)
+        translated = d["interpreted"].get("translated")
         return {
             "total": d["total"], "page": page, "pages": d["pages"],
             "hits": [_brief(h) | {"snippet": html_to_text(h["snippet_html"])} for h in d["hits"]],
             "facets": {dim: [{"value": v["value"], "label": v["label"], "count": v["count"]} for v in vals]
-                       for dim, vals in d["facets"].items()},
+                       for dim, vals in (("venue", d["facets"]["venue"]), ("year", d["facets"]["year"]),
+                                         ("status", d["facets"]["status"]), ("topic", d["facets"]["topic"]))},
             "suggestion": d["suggestion"], "notes": d["interpreted"].get("notes", []),
             "mode": d["interpreted"].get("mode"),
-            "translated": (d["interpreted"].get("translated") or {}).get("to"),
+            "translated": translated["to"] if translated else None,
         }
 
     def get_paper(self, paper_id: Annotated[str, Field(min_length=1, max_length=300, description=(

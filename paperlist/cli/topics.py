@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import click
 
@@ -66,7 +66,7 @@ def assign_cmd(force: bool, as_json: bool, quiet: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @with_home
 @catch_store_errors
-def stats_cmd(venue: str | None, year: int | None, lang: str, as_json: bool) -> None:
+def stats_cmd(venue: str | None, year: int | None, lang: Literal["en", "zh"], as_json: bool) -> None:
     """Papers per topic (and per year), overall or for one venue and/or year."""
     from ..topics.stats import overview
 

@@ -13,6 +13,7 @@ from .model import (
     SORTS,
     FacetValue,
     Hit,
+    Interpreted,
     SearchRequest,
     SearchResult,
 )
@@ -20,4 +21,5 @@ from .query import Filters, ParsedQuery, parse
 from .request import InvalidRequest
 
 __all__ = ["MAX_PER_PAGE", "MAX_QUERY_CHARS", "MAX_WINDOW", "MODES", "SORTS", "FacetValue", "Filters", "Hit",
-           "InvalidRequest", "NoIndex", "ParsedQuery", "SearchRequest", "SearchResult", "Searcher", "parse"]
+           "Interpreted", "InvalidRequest", "NoIndex", "ParsedQuery", "SearchRequest", "SearchResult",
+           "Searcher", "parse"]

@@ -26,7 +26,7 @@ from . import glossary, paging, semantic
 from .facets import count_facets
 from .filters import filter_queries
 from .highlight import Highlighter
-from .model import MAX_WINDOW, Hit, SearchRequest, SearchResult
+from .model import MAX_WINDOW, Hit, Interpreted, InterpretedClause, SearchRequest, SearchResult
 from .paging import Plan
 from .query import Filters, ParsedQuery, parse
 from .rank import TextQuery, TextQueryBuilder
@@ -271,17 +271,18 @@ class Searcher:
         plan.text = replace(plan.text, query=ids, match=ids, mode="all", tiering=None)
         return fused
 
-    def _interpreted(self, plan: Plan, browse: bool) -> dict[str, Any]:
+    def _interpreted(self, plan: Plan, browse: bool) -> Interpreted:
         """How the query was understood, for display and debugging: ``mode`` (keyword / browse),
         ``words``, ``clauses`` (phrases, field clauses, exclusions), ``filters``, ``match``
         (all / most / any) with ``required_words``, ``fuzzy``, ``prefix`` and ``corrected`` words,
         and ``notes`` (degraded syntax, unknown filter values)."""
         t = plan.text
-        out: dict[str, Any] = {"mode": "browse" if browse else "keyword"}
+        out: Interpreted = {"mode": "browse" if browse else "keyword"}
         if plan.pq.words:
             out["words"] = plan.pq.words
-        clauses = [{"text": c.text, "field": c.field or "any", "phrase": c.phrase, "exclude": c.negated}
-                   for c in plan.pq.clauses]
+        clauses: list[InterpretedClause] = [
+            {"text": c.text, "field": c.field or "any", "phrase": c.phrase, "exclude": c.negated}
+            for c in plan.pq.clauses]
         if clauses:
             out["clauses"] = clauses
         if plan.filters.any():

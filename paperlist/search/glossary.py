@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
+from .model import Translated
+
 # Simplified + traditional pairs for the characters of our glossary (and a few common function
 # words): enough to fold traditional input onto the glossary's simplified keys.
 _PAIRS = (
@@ -47,7 +49,7 @@ class Translation:
     def changed(self) -> bool:
         return bool(self.terms or self.unknown)
 
-    def to_dict(self, original: str) -> dict[str, object]:
+    def to_dict(self, original: str) -> Translated:
         return {"from": original, "to": self.query, "terms": [{"zh": z, "en": e} for z, e in self.terms],
                 "unknown": self.unknown}
 

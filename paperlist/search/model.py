@@ -8,7 +8,7 @@ paperlist/index; callers only see these types and ``Searcher.search(request)``.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 SORTS = ("relevance", "newest", "oldest", "title", "citations")
 # auto: hybrid for natural-language queries when vectors exist
@@ -63,6 +63,69 @@ class FacetValue:
     selected: bool = False          # this value is one of the request's filters
 
 
+class InterpretedClause(TypedDict):
+    """A phrase, a field clause or an exclusion of the query."""
+
+    text: str
+    field: str                  # "any", "title", "authors", "abstract", "keywords"
+    phrase: bool
+    exclude: bool
+
+
+class InterpretedFilters(TypedDict, total=False):
+    """The filters in effect (the query's and the request's merged; only those set)."""
+
+    venues: list[str]
+    families: list[str]
+    year_from: int
+    year_to: int
+    statuses: list[str]
+    accepted: bool
+    tracks: list[str]
+    topics: list[str]
+    not_venues: list[str]
+    not_families: list[str]
+    not_statuses: list[str]
+    not_tracks: list[str]
+    not_topics: list[str]
+    not_years: list[tuple[int | None, int | None]]
+
+
+class TranslatedTerm(TypedDict):
+    zh: str
+    en: str
+
+
+# A Chinese query translated to English: as typed ("from"), as searched ("to"), the glossary terms
+# used, and the Chinese no entry covered. ("from" is a keyword: the functional form.)
+Translated = TypedDict("Translated", {"from": str, "to": str, "terms": list[TranslatedTerm],
+                                      "unknown": list[str]})
+
+
+class SemanticUse(TypedDict):
+    requested: str              # the request's mode
+    used: bool                  # vectors ranked the results
+    unavailable: str | None     # why vectors cannot be used, or None
+
+
+class Interpreted(TypedDict, total=False):
+    """How a query was understood (``SearchResult.interpreted``): only the keys that apply are set.
+    A search always sets ``mode`` and ``semantic`` (an empty SearchResult has none)."""
+
+    mode: str                   # browse, keyword, hybrid or semantic: what ranked the results
+    words: list[str]
+    clauses: list[InterpretedClause]
+    filters: InterpretedFilters
+    fuzzy: list[str]            # words matched with typos
+    prefix: list[str]           # the unfinished last word
+    corrected: dict[str, str]   # rare word -> the common one searched instead
+    match: str                  # all, most or any: how many words a paper must have
+    required_words: int
+    notes: list[str]            # syntax searched as text, unknown filter values, unavailable modes
+    translated: Translated
+    semantic: SemanticUse
+
+
 @dataclass(slots=True)
 class SearchResult:
     request: SearchRequest
@@ -71,7 +134,7 @@ class SearchResult:
     facets: dict[str, list[FacetValue]]   # "venue", "year", "status", "topic"
     took_ms: float
     suggestion: str | None = None          # "did you mean" query, when matches are poor
-    interpreted: dict[str, Any] = field(default_factory=dict)  # parsed filters, translated terms, notes
+    interpreted: Interpreted = field(default_factory=Interpreted)  # parsed filters, translated terms, notes
 
     @property
     def pages(self) -> int:

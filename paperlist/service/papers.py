@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any
 from urllib.parse import quote
 
 from .. import venues as venue_registry
@@ -14,6 +13,7 @@ from ..citation import bibtex
 from ..models import LINK_KINDS, Paper
 from ..richtext import render_block, render_inline
 from ..search.similar import similar_papers
+from ..store.rows import Card
 from ..topics import taxonomy
 from .errors import N_, Ambiguous, Moved, NotFound
 from .home import Home
@@ -63,7 +63,7 @@ def find_paper(home: Home, ref: str) -> Paper:
     raise NotFound(N_("There is no paper with this id."), ref[:120])
 
 
-def summary(c: dict[str, Any]) -> PaperSummary:
+def summary(c: Card) -> PaperSummary:
     """A store card (``store.cards``: what a list reads) as a paper in a list."""
     abstract = (c.get("abstract_head") or "").strip()
     return {"id": c["id"], "href": paper_path(c["id"]), "title": c["title"],

@@ -16,10 +16,9 @@ from ..search.model import MAX_PER_PAGE, MAX_WINDOW, Hit, SearchRequest, SearchR
 from .errors import N_, BadRequest, Unavailable
 from .home import Home
 from .paths import API_ROOT, format_links, href, paper_path
-from .types import FormatLinks, SearchHit, SearchResponse
+from .types import Facets, FacetValue, FormatLinks, SearchHit, SearchResponse
 
 DEFAULT_FACET_SIZE = 20
-FACETS = ("venue", "year", "status", "topic")
 _NOT_MARK = re.compile(r"<(?!/?mark>)")
 
 
@@ -89,8 +88,12 @@ def search_links(r: SearchRequest) -> FormatLinks:
 def response(r: SearchRequest, res: SearchResult, facet_size: int = DEFAULT_FACET_SIZE) -> SearchResponse:
     """A SearchResult as plain data: the total, this page's hits, the facets (top ``facet_size`` per
     dimension), the suggestion, how the query was understood, links to other pages and formats."""
-    facets = {dim: [{"value": fv.value, "label": fv.label, "count": fv.count, "selected": fv.selected}
-                    for fv in (res.facets.get(dim) or [])[:facet_size]] for dim in FACETS}
+    def top(dim: str) -> list[FacetValue]:
+        return [{"value": fv.value, "label": fv.label, "count": fv.count, "selected": fv.selected}
+                for fv in (res.facets.get(dim) or [])[:facet_size]]
+
+    facets: Facets = {"venue": top("venue"), "year": top("year"), "status": top("status"),
+                      "topic": top("topic")}
     links = search_links(r)
     pages = res.pages
     links["next"] = href(API_ROOT + "/search", request_params(r, page=r.page + 1)) if r.page < pages else None
@@ -100,7 +103,7 @@ def response(r: SearchRequest, res: SearchResult, facet_size: int = DEFAULT_FACE
                   "statuses": r.statuses, "topics": r.topics, "sort": r.sort, "mode": r.mode, "page": r.page,
                   "per_page": r.per_page},
         "total": res.total, "pages": pages, "took_ms": round(res.took_ms, 2),
-        "hits": [hit_data(h) for h in res.hits], "facets": facets,  # type: ignore[typeddict-item]
+        "hits": [hit_data(h) for h in res.hits], "facets": facets,
         "suggestion": res.suggestion, "interpreted": res.interpreted, "links": links,
     }
 

@@ -4,32 +4,58 @@ counts and papers, and a conference-year's topics. Names come in English and Chi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from .. import venues as venue_registry
 from ..topics import taxonomy
-from ..topics.stats import overview, topic_detail
+from ..topics.stats import AreaCounts, TopicCounts, TopicStats, overview, topic_detail
 from ..topics.taxonomy import Topic
 from .errors import N_, BadRequest, Moved, NotFound
 from .home import Home
 from .papers import summary
 from .paths import href, topic_path, venue_path
-from .types import TopicArea, TopicDetail, TopicList, TopicSummary
+from .types import TopicArea, TopicDetail, TopicList, TopicSummary, VenueRef
 from .venues import venue_rows, venue_year
 
 PER_PAGE = 50
 
 
-def _summary(t: dict[str, Any]) -> TopicSummary:
+class ConferenceTopic(TypedDict):
+    slug: str
+    en: str
+    zh: str
+    papers: int
+    href: str                   # the topic at the conference-year
+
+
+class ConferenceArea(TypedDict):
+    slug: str
+    en: str
+    zh: str
+    papers: int
+    topics: list[ConferenceTopic]
+
+
+class ConferenceTopics(TypedDict):
+    """A conference-year's areas and topics (``venue_year_topics``; the site's page only)."""
+
+    venue: VenueRef
+    year: int
+    year_href: str
+    areas: list[ConferenceArea]
+    year_total: int
+
+
+def _summary(t: TopicCounts) -> TopicSummary:
     return {"slug": t["slug"], "en": t["en"], "zh": t["zh"], "desc_en": t["desc_en"], "desc_zh": t["desc_zh"],
             "parent": t["parent"], "papers": t["papers"], "years": {str(y): n for y, n in t["years"].items()},
             "venues": t.get("venues", {}), "href": topic_path(t["slug"])}
 
 
-def overview_data(home: Home, venue: str | None = None, year: int | None = None) -> list[dict[str, Any]]:
+def overview_data(home: Home, venue: str | None = None, year: int | None = None) -> list[AreaCounts]:
     """``topics.stats.overview`` (cached): every area with its topics and their counts."""
-    data: list[dict[str, Any]] = home.cache.get(("topic_overview", venue, year),
-                                                lambda: overview(home.store, venue=venue, year=year))
+    data: list[AreaCounts] = home.cache.get(("topic_overview", venue, year),
+                                            lambda: overview(home.store, venue=venue, year=year))
     return data
 
 
@@ -64,9 +90,10 @@ def topic_filter(home: Home, venue: str | None, year: int | None) -> tuple[str |
     return key, year
 
 
-def stats(home: Home, slug: str) -> dict[str, Any]:
-    """``topics.stats.topic_detail`` (cached): a topic's counts per year, venue and venue-year."""
-    detail: dict[str, Any] = home.cache.get(("topic", slug), lambda: topic_detail(home.store, slug)) or {}
+def stats(home: Home, slug: str) -> TopicStats | None:
+    """``topics.stats.topic_detail`` (cached): a topic's counts per year, venue and venue-year
+    (None for an unknown slug)."""
+    detail: TopicStats | None = home.cache.get(("topic", slug), lambda: topic_detail(home.store, slug))
     return detail
 
 
@@ -98,10 +125,11 @@ def topic(home: Home, slug: str, venue: str | None = None, year: int | None = No
     return {
         "slug": slug, "en": t.en, "zh": t.zh, "desc": t.desc_en, "is_area": t.is_area, "parent": t.parent,
         "topics": [c.slug for c in taxonomy().children(slug)] if t.is_area else [],
-        "papers": detail.get("papers", 0), "years": {str(y): n for y, n in detail.get("years", {}).items()},
-        "venues": detail.get("venues", {}),
+        "papers": detail["papers"] if detail else 0,
+        "years": {str(y): n for y, n in (detail["years"] if detail else {}).items()},
+        "venues": detail["venues"] if detail else {},
         "venue_years": [{"venue": k.split(":")[0], "year": int(k.split(":")[1]), "papers": n}
-                        for k, n in detail.get("venue_years", {}).items()],
+                        for k, n in (detail["venue_years"] if detail else {}).items()],
         "filters": {"venue": venue, "year": year}, "total": total,
         "pagination": {"page": page, "pages": pages, "per_page": PER_PAGE,
                        "first_index": (page - 1) * PER_PAGE + 1,
@@ -117,13 +145,14 @@ def child_counts(home: Home, slug: str, venue: str | None, year: int | None) -> 
     return {c.slug: home.store.topic_paper_count([c.slug], venue, year) for c in taxonomy().children(slug)}
 
 
-def venue_year_topics(home: Home, venue_seg: str, year_seg: str) -> dict[str, Any]:
+def venue_year_topics(home: Home, venue_seg: str, year_seg: str) -> ConferenceTopics:
     """A conference-year's areas and topics with paper counts, busiest first."""
     key, year, row = venue_year(home, venue_seg, year_seg, "/topics")
-    areas = [{"slug": a["slug"], "en": a["en"], "zh": a["zh"], "papers": a["papers"], "topics": [
-        {"slug": t["slug"], "en": t["en"], "zh": t["zh"], "papers": t["papers"],
-         "href": topic_path(t["slug"], key, year)}
-        for t in sorted(a["topics"], key=lambda t: -t["papers"]) if t["papers"]]}
+    areas: list[ConferenceArea] = [
+        {"slug": a["slug"], "en": a["en"], "zh": a["zh"], "papers": a["papers"], "topics": [
+            {"slug": t["slug"], "en": t["en"], "zh": t["zh"], "papers": t["papers"],
+             "href": topic_path(t["slug"], key, year)}
+            for t in sorted(a["topics"], key=lambda t: -t["papers"]) if t["papers"]]}
         for a in overview_data(home, key, year) if a["papers"]]
     areas.sort(key=lambda a: -a["papers"])
     return {"venue": {"key": key, "short": row["short"], "name": row["name"], "href": venue_path(key)},

@@ -7,7 +7,10 @@ the OpenAPI document, and a test checks that the two agree.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
+
+from ..search.model import Interpreted
+from ..store.rows import CorpusStats
 
 FormatLinks = dict[str, str | None]     # json, html, atom, bib, csv, jsonl (and prev / next for searches)
 
@@ -179,6 +182,13 @@ class FacetValue(TypedDict):
     selected: bool
 
 
+class Facets(TypedDict):
+    venue: list[FacetValue]
+    year: list[FacetValue]
+    status: list[FacetValue]
+    topic: list[FacetValue]
+
+
 class SearchQuery(TypedDict):
     q: str
     venues: list[str]
@@ -198,9 +208,9 @@ class SearchResponse(TypedDict):
     pages: int
     took_ms: float
     hits: list[SearchHit]
-    facets: dict[str, list[FacetValue]]
+    facets: Facets
     suggestion: str | None
-    interpreted: dict[str, Any]
+    interpreted: Interpreted
     links: FormatLinks
 
 
@@ -303,13 +313,22 @@ class YearCoverage(TypedDict):
     sources: list[YearSource]
 
 
+class ListFilters(TypedDict):
+    """A conference-year list's filters as the request gave them."""
+
+    q: str
+    status: list[str]
+    track: str | None
+    per_page: str               # "100", "250" … or "all"
+
+
 class VenueYearList(TypedDict):
     venue: VenueRef
     year: int
     total: int
     year_total: int
     papers: list[PaperSummary]
-    filters: dict[str, Any]
+    filters: ListFilters
     status_counts: list[CountLink]
     track_counts: list[CountLink]
     pagination: Pagination
@@ -340,6 +359,12 @@ class CoverageRow(TypedDict):
 class Coverage(TypedDict):
     rows: list[CoverageRow]
     total: int
+
+
+class Stats(CorpusStats):
+    """The corpus figures (the store's) and when a source file was last ingested."""
+
+    last_ingest: str | None
 
 
 # --- topics ---------------------------------------------------------------------------------
@@ -377,6 +402,11 @@ class TopicPaper(PaperSummary):
     topics: list[str]
 
 
+class TopicFilters(TypedDict):
+    venue: str | None
+    year: int | None
+
+
 class TopicDetail(TypedDict):
     slug: str
     en: str
@@ -389,7 +419,7 @@ class TopicDetail(TypedDict):
     years: dict[str, int]
     venues: dict[str, int]
     venue_years: list[VenueYearCount]
-    filters: dict[str, Any]
+    filters: TopicFilters
     total: int
     pagination: Pagination
     list: list[TopicPaper]

@@ -7,20 +7,23 @@ translates), paths carry no language prefix. The site, the API, MCP and the CLI 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import venues as venue_registry
 from ..sources import SOURCE_TITLES
 from ..store import ListFilter
+from ..store.rows import CorpusStats, VenueRow, VenueYear, YearSourceFile
 from .errors import N_, BadRequest, Moved, NotFound
 from .home import Home
 from .papers import summary
 from .paths import format_links, href, venue_feed, venue_path
 from .requests import ListRequest
 from .types import (
+    CountLink,
     Coverage,
     CoverageRow,
     LatestProceedings,
+    Stats,
     VenueDetail,
     VenueList,
     VenueSummary,
@@ -35,25 +38,40 @@ FIELD_ORDER = ("ml", "cv", "nlp", "ai", "robotics", "data-mining", "web", "graph
                "science", "health")
 
 
+class CoverageTableRow(TypedDict):
+    """A venue-year in the site's coverage table (``coverage_table``)."""
+
+    venue: str
+    short: str
+    kind: str
+    year: int
+    href: str
+    papers: int
+    with_abstract: int
+    with_authors: int
+    updated: str | None
+    sources: list[str]          # the sources' display names
+
+
 # --- the corpus -----------------------------------------------------------------------------
-def venue_rows(home: Home) -> dict[str, dict[str, Any]]:
+def venue_rows(home: Home) -> dict[str, VenueRow]:
     """Every venue with papers, keyed by venue key (``store.venue_rows``, cached)."""
-    rows: dict[str, dict[str, Any]] = home.cache.get(
+    rows: dict[str, VenueRow] = home.cache.get(
         "venue_rows", lambda: {r["key"]: r for r in home.store.venue_rows() if r["papers"]})
     return rows
 
 
-def corpus_stats(home: Home) -> dict[str, Any]:
-    stats: dict[str, Any] = home.cache.get("stats", home.store.stats)
+def corpus_stats(home: Home) -> CorpusStats:
+    stats: CorpusStats = home.cache.get("stats", home.store.stats)
     return stats
 
 
-def stats(home: Home) -> dict[str, Any]:
+def stats(home: Home) -> Stats:
     """The corpus figures and when a source file was last ingested."""
-    return corpus_stats(home) | {"last_ingest": home.cache.get("last_ingest", home.store.last_ingest)}
+    return {**corpus_stats(home), "last_ingest": home.cache.get("last_ingest", home.store.last_ingest)}
 
 
-def venue_summary(row: dict[str, Any]) -> VenueSummary:
+def venue_summary(row: VenueRow) -> VenueSummary:
     """A venue row as a list shows it."""
     return {"key": row["key"], "short": row["short"], "name": row["name"], "kind": row["kind"],
             "field": row["field"], "parent": row["parent"], "aliases": row["aliases"],
@@ -114,10 +132,9 @@ def canonical_venue(home: Home, name: str, rest: str = "") -> str:
     return key
 
 
-def year_rows(home: Home, key: str) -> list[dict[str, Any]]:
+def year_rows(home: Home, key: str) -> list[VenueYear]:
     """``store.venue_year_counts`` of a venue (cached)."""
-    rows: list[dict[str, Any]] = home.cache.get(("venue_years", key),
-                                                lambda: home.store.venue_year_counts(key))
+    rows: list[VenueYear] = home.cache.get(("venue_years", key), lambda: home.store.venue_year_counts(key))
     return rows
 
 
@@ -147,7 +164,7 @@ def venue(home: Home, name: str) -> VenueDetail:
 
 
 # --- one conference-year ----------------------------------------------------------------------
-def venue_year(home: Home, name: str, year_s: str, rest: str = "") -> tuple[str, int, dict[str, Any]]:
+def venue_year(home: Home, name: str, year_s: str, rest: str = "") -> tuple[str, int, VenueRow]:
     """(venue key, year, venue row) of a conference-year: unknown venues and years are 404s,
     aliases move (to the same resource: ``rest`` is the path after the year)."""
     if not year_s.isdigit() or len(year_s) != 4:
@@ -178,8 +195,9 @@ def list_ids(home: Home, name: str, year_s: str, lr: ListRequest, limit: int) ->
 def year_coverage(home: Home, key: str, year: int) -> YearCoverage:
     """What the library holds of a conference-year: how many papers have an abstract and authors,
     and which sources gave them, when each was last ingested."""
-    row = next((r for r in year_rows(home, key) if r["year"] == year), None) or {}
-    files = home.cache.get(("year_sources", key, year), lambda: home.store.venue_year_sources(key, year))
+    row = next((r for r in year_rows(home, key) if r["year"] == year), None)
+    files: list[YearSourceFile] = home.cache.get(("year_sources", key, year),
+                                                 lambda: home.store.venue_year_sources(key, year))
     by_source: dict[str, YearSource] = {}
     for f in files:
         s = by_source.setdefault(f["source"], {"source": f["source"],
@@ -187,8 +205,8 @@ def year_coverage(home: Home, key: str, year: int) -> YearCoverage:
                                                "papers": 0, "updated": f["ingested_at"]})
         s["papers"] = max(s["papers"], f["papers"])
         s["updated"] = max(s["updated"], f["ingested_at"])
-    return {"papers": row.get("total", 0), "with_abstract": row.get("with_abstract", 0),
-            "with_authors": row.get("with_authors", 0), "updated": row.get("updated"),
+    return {"papers": row["total"] if row else 0, "with_abstract": row["with_abstract"] if row else 0,
+            "with_authors": row["with_authors"] if row else 0, "updated": row["updated"] if row else None,
             "sources": sorted(by_source.values(), key=lambda s: -s["papers"])}
 
 
@@ -226,13 +244,14 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
     def link(**change: Any) -> str:
         return list_href(key, year, lr, **change)
 
-    status_counts = [{"value": s or "unknown", "count": n, "active": (s or "unknown") in lr.statuses,
-                      "href": link(status=[x for x in lr.statuses if x != (s or "unknown")]
-                                   if (s or "unknown") in lr.statuses else lr.statuses + [s or "unknown"])}
-                     for s, n in facets["status"].items()]
-    track_counts = [{"value": t, "count": n, "active": t == lr.track,
-                     "href": link(track=None if t == lr.track else t)}
-                    for t, n in facets["track"].items() if t]
+    status_counts: list[CountLink] = [
+        {"value": s or "unknown", "count": n, "active": (s or "unknown") in lr.statuses,
+         "href": link(status=[x for x in lr.statuses if x != (s or "unknown")]
+                      if (s or "unknown") in lr.statuses else lr.statuses + [s or "unknown"])}
+        for s, n in facets["status"].items()]
+    track_counts: list[CountLink] = [{"value": t, "count": n, "active": t == lr.track,
+                                      "href": link(track=None if t == lr.track else t)}
+                                     for t, n in facets["track"].items() if t]
     years = sorted(row["years"])
     i = years.index(year)
     return {
@@ -240,8 +259,8 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
         "year": year, "total": total, "year_total": sum(facets["status"].values()),
         "papers": [summary(c) for c in cards],
         "filters": {"q": lr.q, "status": lr.statuses, "track": lr.track, "per_page": per_raw},
-        "status_counts": status_counts,       # type: ignore[typeddict-item]
-        "track_counts": track_counts if len(track_counts) > 1 or lr.track else [],       # type: ignore[typeddict-item]
+        "status_counts": status_counts,
+        "track_counts": track_counts if len(track_counts) > 1 or lr.track else [],
         "pagination": {"page": lr.page, "pages": pages, "per_page": per_page,
                        "prev": link(page=lr.page - 1 if lr.page > 2 else None) if lr.page > 1 else None,
                        "next": link(page=lr.page + 1) if lr.page < pages else None,
@@ -268,12 +287,12 @@ def coverage(home: Home, venue_name: str | None = None) -> Coverage:
     return {"rows": rows, "total": len(rows)}
 
 
-def coverage_table(home: Home) -> list[dict[str, Any]]:
+def coverage_table(home: Home) -> list[CoverageTableRow]:
     """Every venue-year, newest years first, then the largest: its papers, how many have an
     abstract and authors, when its sources were last ingested, which they are ("titles only" at a
     glance)."""
     rows = venue_rows(home)
-    out: list[dict[str, Any]] = [
+    out: list[CoverageTableRow] = [
         {"venue": r["venue"], "short": rows[r["venue"]]["short"] if r["venue"] in rows else r["venue"],
          "kind": rows[r["venue"]]["kind"] if r["venue"] in rows else "conference", "year": r["year"],
          "href": venue_path(r["venue"], r["year"]), "papers": r["papers"],

@@ -4,10 +4,11 @@ Papers, so list pages stay fast on the full corpus."""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
 
 from .base import StoreBase
+from .rows import AuthorRow, Card, VenueYear, YearSourceFile
 
 # Card columns: what a paper list shows. The abstract is cut in SQL (a list shows two lines of it).
 _CARD_COLS = ("id, venue, year, title, coalesce(title_plain, title) AS title_plain, status, accepted, track,"
@@ -29,26 +30,34 @@ class ListFilter:
     words: list[str] = field(default_factory=list)
 
 
+def _card(r: sqlite3.Row) -> Card:
+    """A card from a row of ``_CARD_COLS``; ``_attach_authors`` fills in its authors."""
+    return {"id": r["id"], "venue": r["venue"], "year": r["year"], "title": r["title"],
+            "title_plain": r["title_plain"], "status": r["status"], "accepted": r["accepted"],
+            "track": r["track"], "award": r["award"], "citations": r["citations"],
+            "updated_at": r["updated_at"], "abstract_head": r["abstract_head"], "authors": []}
+
+
 def _like(word: str) -> str:
     return "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 class BrowseMixin(StoreBase):
-    def cards(self, ids: list[str]) -> list[dict[str, Any]]:
+    def cards(self, ids: list[str]) -> list[Card]:
         """Cards for paper ids, in the order given (unknown ids are left out)."""
         if not ids:
             return []
-        rows: dict[str, dict[str, Any]] = {}
+        rows: dict[str, Card] = {}
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
             marks = ",".join("?" * len(chunk))
             for r in self.db.execute(f"SELECT {_CARD_COLS} FROM papers WHERE id IN ({marks})", chunk):  # noqa: S608
-                rows[r["id"]] = dict(r)
+                rows[r["id"]] = _card(r)
         out = [rows[i] for i in ids if i in rows]
         self._attach_authors(out)
         return out
 
-    def _attach_authors(self, cards: list[dict[str, Any]]) -> None:
+    def _attach_authors(self, cards: list[Card]) -> None:
         by_id = {c["id"]: c for c in cards}
         for c in cards:
             c["authors"] = []
@@ -62,10 +71,10 @@ class BrowseMixin(StoreBase):
                 by_id[pid]["authors"].append({"name": name, "key": key})
 
     # --- venues -----------------------------------------------------------------------------
-    def venue_year_counts(self, venue: str) -> list[dict[str, Any]]:
+    def venue_year_counts(self, venue: str) -> list[VenueYear]:
         """One row per year of a venue: total, accepted, counts per status (None = unknown), how many
         papers have an abstract and authors, and when a source file behind the year was last ingested."""
-        years: dict[int, dict[str, Any]] = {}
+        years: dict[int, VenueYear] = {}
         for year, status, accepted, n, ab, au in self.db.execute(
                 "SELECT year, status, accepted, count(*), count(abstract), sum(n_authors > 0) FROM papers"
                 " WHERE venue=? GROUP BY year, status ORDER BY year", (venue,)):
@@ -83,10 +92,10 @@ class BrowseMixin(StoreBase):
                 years[year]["updated"] = at
         return list(years.values())
 
-    def venue_year_sources(self, venue: str, year: int) -> list[dict[str, Any]]:
+    def venue_year_sources(self, venue: str, year: int) -> list[YearSourceFile]:
         """The source files behind a conference-year's papers: file key, source, papers it gave,
         when it was last ingested (newest first)."""
-        return [dict(r) for r in self.db.execute(
+        return [{"file": r[0], "source": r[1], "papers": r[2], "ingested_at": r[3]} for r in self.db.execute(
             "SELECT c.file AS file, f.source AS source, c.papers AS papers, f.ingested_at AS ingested_at"
             " FROM venue_year_files c JOIN files f ON f.key = c.file WHERE c.venue=? AND c.year=?"
             " ORDER BY f.ingested_at DESC, c.file", (venue, year))]
@@ -104,10 +113,10 @@ class BrowseMixin(StoreBase):
         }
 
     def list_papers(self, venue: str, year: int, flt: ListFilter, offset: int = 0,
-                    limit: int | None = 100) -> tuple[int, list[dict[str, Any]]]:
+                    limit: int | None = 100) -> tuple[int, list[Card]]:
         """(matching count, cards) of one conference-year, best status first, then by title."""
         where = ["venue=?", "year=?"]
-        args: list[Any] = [venue, year]
+        args: list[str | int] = [venue, year]
         if flt.statuses:
             known = [s for s in flt.statuses if s != "unknown"]
             parts = []
@@ -129,16 +138,16 @@ class BrowseMixin(StoreBase):
         cond = " AND ".join(where)
         total = self.db.execute(f"SELECT count(*) FROM papers WHERE {cond}", args).fetchone()[0]  # noqa: S608
         page = "" if limit is None else f" LIMIT {int(limit)} OFFSET {int(offset)}"
-        rows = [dict(r) for r in self.db.execute(
+        rows = [_card(r) for r in self.db.execute(
             f"SELECT {_CARD_COLS} FROM papers WHERE {cond}"  # noqa: S608
             f" ORDER BY {_STATUS_ORDER}, coalesce(title_plain, title) COLLATE NOCASE, id{page}", args)]
         self._attach_authors(rows)
         return total, rows
 
-    def recent_papers(self, venue: str, limit: int = 50) -> list[dict[str, Any]]:
+    def recent_papers(self, venue: str, limit: int = 50) -> list[Card]:
         """A venue's most recently added or changed papers as cards (its Atom feed): newest
         ``updated_at`` first, then the newest year, best status, title."""
-        rows = [dict(r) for r in self.db.execute(
+        rows = [_card(r) for r in self.db.execute(
             f"SELECT {_CARD_COLS} FROM papers WHERE venue=?"  # noqa: S608
             f" ORDER BY updated_at DESC, year DESC, {_STATUS_ORDER},"
             " coalesce(title_plain, title) COLLATE NOCASE, id LIMIT ?", (venue, limit))]
@@ -155,23 +164,23 @@ class BrowseMixin(StoreBase):
         return out
 
     # --- authors ----------------------------------------------------------------------------
-    def author(self, key: str) -> dict[str, Any] | None:
+    def author(self, key: str) -> AuthorRow | None:
         """An author's name and paper count, or None."""
         row = self.db.execute("SELECT key, name, papers FROM authors WHERE key=?", (key,)).fetchone()
-        return dict(row) if row else None
+        return {"key": row[0], "name": row[1], "papers": row[2]} if row else None
 
-    def author_cards(self, key: str, limit: int = 2000) -> list[dict[str, Any]]:
+    def author_cards(self, key: str, limit: int = 2000) -> list[Card]:
         """An author's papers as cards, newest year first."""
-        rows = [dict(r) for r in self.db.execute(
+        rows = [_card(r) for r in self.db.execute(
             f"SELECT {_CARD_COLS} FROM papers"
             " WHERE id IN (SELECT paper_id FROM paper_authors WHERE author_key=?)"
             " ORDER BY year DESC, venue, coalesce(title_plain, title) COLLATE NOCASE LIMIT ?", (key, limit))]
         self._attach_authors(rows)
         return rows
 
-    def coauthors(self, key: str, limit: int = 24) -> list[dict[str, Any]]:
+    def coauthors(self, key: str, limit: int = 24) -> list[AuthorRow]:
         """The author's most frequent co-authors: key, name, shared papers."""
-        return [dict(r) for r in self.db.execute(
+        return [{"key": r[0], "name": r[1], "papers": r[2]} for r in self.db.execute(
             "SELECT b.author_key AS key, a.name AS name, count(DISTINCT b.paper_id) AS papers"
             " FROM paper_authors p"
             " JOIN paper_authors b ON b.paper_id = p.paper_id AND b.author_key != p.author_key"

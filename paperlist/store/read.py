@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
 import orjson
 
 from ..models import Author, Paper, Record
 from .base import StoreBase
+from .rows import CorpusStats, CoverageRow, VenueRow
 
 
 class ReadMixin(StoreBase):
@@ -94,7 +94,7 @@ class ReadMixin(StoreBase):
             "SELECT data FROM records WHERE paper_id=? ORDER BY file, key", (paper_id,))]
 
     # --- figures ----------------------------------------------------------------------------
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> CorpusStats:
         q = self.db.execute
         p = q("SELECT count(*), coalesce(sum(accepted),0), count(abstract), count(DISTINCT venue),"
               " count(DISTINCT venue || ':' || year) FROM papers").fetchone()
@@ -113,14 +113,14 @@ class ReadMixin(StoreBase):
             "pending_merge": q("SELECT count(*) FROM dirty_blocks").fetchone()[0],
         }
 
-    def venue_rows(self) -> list[dict[str, Any]]:
+    def venue_rows(self) -> list[VenueRow]:
         """Every venue with its paper counts and years (venues without papers included)."""
         counts = {r[0]: (r[1], r[2], r[3], r[4]) for r in self.db.execute(
             "SELECT venue, count(*), sum(accepted), min(year), max(year) FROM papers GROUP BY venue")}
         years: dict[str, list[int]] = {}
         for v, y in self.db.execute("SELECT DISTINCT venue, year FROM papers ORDER BY venue, year"):
             years.setdefault(v, []).append(y)
-        out = []
+        out: list[VenueRow] = []
         for r in self.db.execute("SELECT * FROM venues ORDER BY key"):
             n, acc, lo, hi = counts.get(r["key"], (0, 0, None, None))
             out.append({
@@ -165,12 +165,12 @@ class ReadMixin(StoreBase):
             "SELECT pa.paper_id FROM paper_authors pa JOIN papers p ON p.id = pa.paper_id"
             " WHERE pa.author_key=? ORDER BY p.year DESC, p.id", (key,))]
 
-    def coverage(self, venue: str | None = None) -> list[dict[str, Any]]:
+    def coverage(self, venue: str | None = None) -> list[CoverageRow]:
         """Per venue and year: papers, accepted, with abstract, with authors, when a source file
         behind it was last ingested, and every source file that contributed (records, when it was
         ingested)."""
         where, args = ("WHERE p.venue = ?", (venue,)) if venue else ("", ())
-        rows: dict[tuple[str, int], dict[str, Any]] = {}
+        rows: dict[tuple[str, int], CoverageRow] = {}
         for v, y, n, acc, ab, au in self.db.execute(
                 "SELECT venue, year, count(*), sum(accepted), count(abstract), sum(n_authors > 0)"
                 f" FROM papers p {where} GROUP BY venue, year ORDER BY venue, year", args):  # noqa: S608

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from .base import StoreBase
-from .browse import _CARD_COLS
+from .browse import _CARD_COLS, _card
+from .rows import Card
 
 
 @dataclass(slots=True)
@@ -115,7 +115,7 @@ class TopicsMixin(StoreBase):
             f"SELECT count(DISTINCT paper_id) FROM paper_topics WHERE {where}", args).fetchone()[0])  # noqa: S608
 
     def topic_cards(self, topics: list[str], venue: str | None = None, year: int | None = None,
-                    offset: int = 0, limit: int = 50) -> list[dict[str, Any]]:
+                    offset: int = 0, limit: int = 50) -> list[Card]:
         """Cards of papers with any of ``topics``: newest year first, then the papers most clearly
         about the topic (main topic before secondary, then by score)."""
         where, args = self._topic_where(topics, venue, year)
@@ -123,12 +123,12 @@ class TopicsMixin(StoreBase):
             f"SELECT paper_id FROM paper_topics WHERE {where} GROUP BY paper_id"  # noqa: S608
             " ORDER BY max(year) DESC, min(rank), max(score) DESC, paper_id LIMIT ? OFFSET ?",
             [*args, int(limit), int(offset)])]
-        rows: dict[str, dict[str, Any]] = {}
+        rows: dict[str, Card] = {}
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
             for r in self.db.execute(f"SELECT {_CARD_COLS} FROM papers WHERE id IN ({_marks(len(chunk))})",  # noqa: S608
                                      chunk):
-                rows[r["id"]] = dict(r)
+                rows[r["id"]] = _card(r)
         out = [rows[i] for i in ids if i in rows]
         self._attach_authors(out)     # type: ignore[attr-defined]  # BrowseMixin, in the same Store
         return out
@@ -145,10 +145,11 @@ class TopicsMixin(StoreBase):
         return out
 
     @staticmethod
-    def _topic_where(topics: list[str] | None, venue: str | None, year: int | None) -> tuple[str, list[Any]]:
+    def _topic_where(topics: list[str] | None, venue: str | None,
+                     year: int | None) -> tuple[str, list[str | int]]:
         """A WHERE clause for topics (None: any), a venue and a year, and its arguments."""
         where = [f"topic IN ({_marks(len(topics))})" if topics is not None else "1=1"]
-        args: list[Any] = list(topics or [])
+        args: list[str | int] = list(topics or [])
         if venue:
             where.append("venue=?")
             args.append(venue)

@@ -7,13 +7,48 @@ Counts are of distinct papers holding the topic at any rank (a paper about diffu
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import TypedDict
 
 from ..store import Store
 from .taxonomy import Topic, taxonomy
 
 
-def overview(store: Store, venue: str | None = None, year: int | None = None) -> list[dict[str, Any]]:
+class TopicCounts(TypedDict):
+    """A topic or an area with its counts (``overview``)."""
+
+    slug: str
+    en: str
+    zh: str
+    desc_en: str
+    desc_zh: str
+    parent: str | None
+    papers: int
+    years: dict[int, int]       # papers per year, oldest first
+    venues: dict[str, int]      # the busiest venues (at most 8), busiest first; empty for an area
+
+
+class AreaCounts(TopicCounts):
+    topics: list[TopicCounts]
+
+
+class TopicStats(TypedDict):
+    """One topic or area (``topic_detail``)."""
+
+    slug: str
+    en: str
+    zh: str
+    desc_en: str
+    desc_zh: str
+    parent: str | None
+    is_area: bool
+    leaves: list[str]
+    papers: int
+    years: dict[int, int]           # papers per year, oldest first
+    venues: dict[str, int]          # papers per venue, busiest first
+    venue_years: dict[str, int]     # "venue:year" -> papers
+
+
+def overview(store: Store, venue: str | None = None, year: int | None = None) -> list[AreaCounts]:
     """Every area with its topics: slug, names, papers, papers per year (oldest first) and the
     venues with most papers. ``venue`` / ``year`` restrict the counts to one conference(-year)."""
     tax = taxonomy()
@@ -23,25 +58,25 @@ def overview(store: Store, venue: str | None = None, year: int | None = None) ->
     for (topic, y, v), n in counts.items():
         per_topic[topic][y] += n
         per_venue[topic][v] += n
-    out = []
+    out: list[AreaCounts] = []
     for area in tax.areas:
         leaves = tax.children(area.slug)
         by_year = store.topic_year_counts([t.slug for t in leaves], venue=venue)
         if year is not None:
             by_year = {y: n for y, n in by_year.items() if y == year}
-        out.append(_entry(area, by_year, {}) | {"topics": [
+        out.append({**_entry(area, by_year, {}), "topics": [
             _entry(t, dict(per_topic.get(t.slug, {})), dict(per_venue.get(t.slug, {}))) for t in leaves]})
     return out
 
 
-def _entry(t: Topic, by_year: dict[int, int], by_venue: dict[str, int]) -> dict[str, Any]:
+def _entry(t: Topic, by_year: dict[int, int], by_venue: dict[str, int]) -> TopicCounts:
     return {"slug": t.slug, "en": t.en, "zh": t.zh, "desc_en": t.desc_en, "desc_zh": t.desc_zh,
             "parent": t.parent, "papers": sum(by_year.values()),
             "years": dict(sorted(by_year.items())),
             "venues": dict(sorted(by_venue.items(), key=lambda kv: -kv[1])[:8])}
 
 
-def topic_detail(store: Store, slug: str, venue: str | None = None) -> dict[str, Any] | None:
+def topic_detail(store: Store, slug: str, venue: str | None = None) -> TopicStats | None:
     """One topic or area: papers per year, per venue and year, and (for an area) its topics."""
     tax = taxonomy()
     t = tax.get(slug)

@@ -17,6 +17,17 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
 
+def _absent() -> None:
+    return None
+
+
+def optional_key(description: str) -> Any:
+    """A field the service sends only when it applies (a key of a ``total=False`` TypedDict): not
+    required in the schema, yet neither nullable nor given a default there. (The models document
+    responses and are not instantiated; pydantic's ``Field`` is typed ``Any`` without a default.)"""
+    return Field(default_factory=_absent, description=description)
+
+
 # --- shared pieces ----------------------------------------------------------------------------
 class AuthorRef(Model):
     name: str = Field(description="The name as the chosen source writes it.")
@@ -95,6 +106,10 @@ class FormatLinks(Model):
 
 
 # --- papers -----------------------------------------------------------------------------------
+class PaperVenue(VenueRef):
+    year_href: str = Field(description="The venue's page for the paper's year.")
+
+
 class Paper(Model):
     """One paper, merged from every source that lists it."""
 
@@ -105,7 +120,7 @@ class Paper(Model):
     title_html: str = Field(description="The title rendered: LaTeX math as MathML, emphasis as HTML "
                                         "(sanitized).")
     authors: list[PaperAuthor]
-    venue: VenueRef
+    venue: PaperVenue
     year: int
     status: str | None
     accepted: bool
@@ -114,7 +129,9 @@ class Paper(Model):
     abstract: str | None = Field(description="The abstract as the source gives it (LaTeX, markdown).")
     abstract_html: str = Field(description="The abstract rendered (MathML, emphasis, paragraphs; sanitized).")
     tldr: str | None
+    tldr_html: str = Field(description="The TL;DR rendered like the title (empty when there is none).")
     summary_zh: str | None = Field(description="A Chinese summary, when a source has one.")
+    summary_zh_html: str = Field(description="The Chinese summary rendered like the abstract (or empty).")
     keywords: list[str]
     primary_area: str | None
     institutions: list[str] = Field(default_factory=list, description=(
@@ -129,8 +146,10 @@ class Paper(Model):
     sources: list[str] = Field(description="The source kinds that list the paper (papercopilot, acl …).")
     more_by_authors: list[PaperSummary] = Field(description="Other papers by the same authors.")
     topics: list[TopicRef] = Field(default_factory=list, description="The paper's topics, main topic first.")
-    similar: list[PaperSummary] = Field(default_factory=list,
+    similar: list[SimilarPaper] = Field(default_factory=list,
                                         description="Similar papers (see /papers/{id}/similar).")
+    similar_method: str = Field(description="How `similar` was found: `vectors`, `text` or `none` "
+                                            "(as /papers/{id}/similar says).")
 
 
 # --- search -----------------------------------------------------------------------------------
@@ -142,6 +161,7 @@ class SearchQuery(Model):
     year_from: int | None
     year_to: int | None
     statuses: list[str]
+    topics: list[str] = Field(description="Topic and area slugs the results are restricted to.")
     sort: str
     mode: str
     page: int
@@ -172,6 +192,79 @@ class Facets(Model):
     topic: list[FacetValue] = Field(default_factory=list, description="Topics and areas (slugs).")
 
 
+class InterpretedClause(Model):
+    text: str
+    field: str = Field(description="`any` (every text field), `title`, `authors`, `abstract` or `keywords`.")
+    phrase: bool = Field(description="Quoted: the words must be adjacent, in order.")
+    exclude: bool = Field(description="Papers matching it are left out (`-word`, `-\"…\"`).")
+
+
+class InterpretedFilters(Model):
+    """The filters in effect: the query's (`venue:`, `year:` …) and the parameters' merged. Only
+    those set are sent; lists are OR-ed, different filters AND-ed."""
+
+    venues: list[str] = Field(default_factory=list, description="Venue keys.")
+    families: list[str] = Field(default_factory=list, description="Venue families: a venue with its "
+                                                                  "sub-venues (`family:acl`).")
+    year_from: int = optional_key("The first year.")
+    year_to: int = optional_key("The last year.")
+    statuses: list[str] = Field(default_factory=list)
+    accepted: bool = optional_key("Accepted papers only (true) or the others (false).")
+    tracks: list[str] = Field(default_factory=list)
+    topics: list[str] = Field(default_factory=list, description="Topic and area slugs.")
+    not_venues: list[str] = Field(default_factory=list, description="Venues left out (`-venue:`).")
+    not_families: list[str] = Field(default_factory=list)
+    not_statuses: list[str] = Field(default_factory=list)
+    not_tracks: list[str] = Field(default_factory=list)
+    not_topics: list[str] = Field(default_factory=list)
+    not_years: list[tuple[int | None, int | None]] = Field(
+        default_factory=list, description="Year ranges left out: [first, last] (null: open-ended).")
+
+
+class TranslatedTerm(Model):
+    zh: str = Field(description="The Chinese as typed.")
+    en: str = Field(description="The English searched for it.")
+
+
+class Translated(Model):
+    """A Chinese query searched in English (AI terms translated with the glossary)."""
+
+    from_: str = Field(alias="from", description="The query as typed.")
+    to: str = Field(description="The query as searched.")
+    terms: list[TranslatedTerm] = Field(description="The glossary terms used.")
+    unknown: list[str] = Field(description="Chinese no glossary entry covers (not searched).")
+
+
+class SemanticUse(Model):
+    requested: str = Field(description="The mode asked for: `auto`, `keyword`, `semantic` or `hybrid`.")
+    used: bool = Field(description="Whether paper vectors (meaning) ranked the results.")
+    unavailable: str | None = Field(description="Why vectors cannot be used, or null when they can.")
+
+
+class Interpreted(Model):
+    """How the query was understood. `mode` and `semantic` are always sent, the other keys only
+    when they apply."""
+
+    mode: str = Field(description="What ranked the results: `keyword`, `hybrid`, `semantic`, or `browse` "
+                                  "(no text to rank: filters only).")
+    words: list[str] = Field(default_factory=list, description="The plain words, in order.")
+    clauses: list[InterpretedClause] = Field(default_factory=list, description=(
+        "Phrases, field clauses (`author:`, `title:` …) and exclusions."))
+    filters: InterpretedFilters = optional_key("The filters in effect, when any is.")
+    fuzzy: list[str] = Field(default_factory=list, description="Words matched with typos.")
+    prefix: list[str] = Field(default_factory=list, description="The unfinished last word (matched as "
+                                                                "a prefix).")
+    corrected: dict[str, str] = Field(default_factory=dict, description="Rare words and the common ones "
+                                                                        "searched instead.")
+    match: str = optional_key("`all`, `most` or `any`: how many of the words a paper must have "
+                              "(loosened when no paper has them all).")
+    required_words: int = optional_key("How many word clauses a paper must match.")
+    notes: list[str] = Field(default_factory=list, description=(
+        "Syntax searched as text, unknown filter values, a mode that could not run."))
+    translated: Translated = optional_key("A Chinese query and the English it was searched as.")
+    semantic: SemanticUse
+
+
 class SearchLinks(FormatLinks):
     next: str | None = None
     prev: str | None = None
@@ -186,9 +279,9 @@ class SearchResponse(Model):
     facets: Facets
     suggestion: str | None = Field(description="A corrected query ('did you mean'), when the words "
                                                "look misspelled.")
-    interpreted: dict[str, Any] = Field(description="How the query was understood: words, phrases, filters, "
-                                                    "corrected words, notes on syntax that was "
-                                                    "searched as text.")
+    interpreted: Interpreted = Field(description="How the query was understood: words, phrases, filters, "
+                                                 "corrected words, notes on syntax that was "
+                                                 "searched as text.")
     links: SearchLinks
 
 
@@ -267,13 +360,22 @@ class CountLink(Model):
     href: str
 
 
+class ListFilters(Model):
+    """A conference-year list's filters, as the request gave them."""
+
+    q: str = Field(description="Keywords that must all appear in the title, an author or the abstract.")
+    status: list[str] = Field(description="Statuses (OR-ed; `unknown`: no source says).")
+    track: str | None
+    per_page: str = Field(description="Papers per page as the list's URLs write it: `100`, `250` … or `all`.")
+
+
 class VenueYearList(Model):
     venue: VenueRef
     year: int
     total: int = Field(description="Papers matching the filters.")
     year_total: int = Field(description="All papers of this conference-year.")
     papers: list[PaperSummary]
-    filters: dict[str, Any]
+    filters: ListFilters
     status_counts: list[CountLink]
     track_counts: list[CountLink]
     pagination: Pagination
@@ -376,8 +478,10 @@ class Problem(Model):
 class TopicRef(Model):
     slug: str = Field(description="Topic slug (`/api/v1/topics/{slug}`; `topic:` in search).")
     name: str
+    zh: str = Field(description="The topic's Chinese name.")
     score: float = Field(description="0..1: how clearly the paper is about the topic (first = main topic).")
     href: str
+    conference_href: str = Field(description="The topic at the paper's conference-year (site page).")
 
 
 class TopicSummary(Model):
@@ -410,6 +514,15 @@ class VenueYearCount(Model):
     papers: int
 
 
+class TopicPaper(PaperSummary):
+    topics: list[str] = Field(description="The paper's topic slugs, main topic first.")
+
+
+class TopicFilters(Model):
+    venue: str | None = Field(description="The venue the list is restricted to, or null.")
+    year: int | None = Field(description="The year the list is restricted to, or null.")
+
+
 class TopicDetail(Model):
     slug: str
     en: str
@@ -422,10 +535,10 @@ class TopicDetail(Model):
     years: dict[str, int]
     venues: dict[str, int]
     venue_years: list[VenueYearCount] = Field(description="Topic statistics: papers per venue and year.")
-    filters: dict[str, Any]
+    filters: TopicFilters
     total: int = Field(description="Papers matching the venue/year filters.")
-    pagination: dict[str, Any]
-    list: list[PaperSummary]
+    pagination: Pagination
+    list: list[TopicPaper]
     href: str
 
 

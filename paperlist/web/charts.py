@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..store.rows import VenueYear
+
 # Stacked series of a venue's papers per year: (name, statuses it sums, CSS class).
 SERIES = (
     ("oral", ("oral",), "s-oral"),
@@ -26,7 +28,7 @@ def _nice_max(v: int) -> int:
         k *= 10
 
 
-def year_bars(rows: list[dict[str, Any]], width: int = 720, height: int = 220) -> dict[str, Any]:
+def year_bars(rows: list[VenueYear], width: int = 720, height: int = 220) -> dict[str, Any]:
     """A stacked bar chart of papers per year from ``venue_year_counts`` rows.
 
     Returns the viewBox size, y-axis ticks and one bar per year with its stacked segments
@@ -46,7 +48,7 @@ def year_bars(rows: list[dict[str, Any]], width: int = 720, height: int = 220) -
         r = by_year.get(year)
         x = left + i * slot + (slot - bar_w) / 2
         segs = []
-        y = top + plot_h
+        y: float = top + plot_h
         if r:
             for name, statuses, cls in SERIES:
                 n = sum(r["statuses"].get(s, 0) for s in statuses)

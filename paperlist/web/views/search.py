@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from ... import venues
 from ...richtext import render_inline
-from ...search.model import MODES, SORTS, Hit, SearchRequest, SearchResult
+from ...search.model import MODES, SORTS, Hit, Interpreted, SearchRequest, SearchResult
 from ...service import search_request_from_params
 from ...service.errors import N_
 from ...service.paths import author_path, href, venue_path
@@ -81,11 +81,11 @@ MODE_LABELS = {"auto": N_("Automatic"), "keyword": N_("Keywords"), "hybrid": N_(
                "semantic": N_("Meaning")}
 
 
-def _modes(r: SearchRequest, interpreted: dict[str, Any]) -> dict[str, Any]:
+def _modes(r: SearchRequest, interpreted: Interpreted) -> dict[str, Any]:
     """The search-mode switch: which mode ran, links to the others, and whether vectors exist."""
-    sem = interpreted.get("semantic") or {}
+    sem = interpreted.get("semantic")
     return {"used": interpreted.get("mode", "keyword"), "requested": r.mode,
-            "unavailable": sem.get("unavailable"),
+            "unavailable": sem["unavailable"] if sem else None,
             "links": [{"value": m, "label": MODE_LABELS[m], "active": m == r.mode,
                        "href": href("/search", request_params(r, mode=m, page=1))} for m in MODES]}
 
@@ -101,7 +101,7 @@ def _hit(h: Hit) -> dict[str, Any]:
     return d
 
 
-def _notes(interpreted: dict[str, Any]) -> dict[str, Any]:
+def _notes(interpreted: Interpreted) -> dict[str, Any]:
     """What the page should say about how the query was understood."""
     corrected = interpreted.get("corrected") or {}
     return {"corrected": [{"typed": k, "used": v} for k, v in corrected.items()],

@@ -11,12 +11,23 @@ from ... import venues as venue_registry
 from ...service import topics as st
 from ...service.paths import href, topic_path, venue_path
 from ...service.requests import int_param
+from ...service.topics import ConferenceArea, ConferenceTopic
 from ...service.venues import venue_rows
 from ...topics import taxonomy
+from ...topics.stats import TopicCounts
 from ..topic_charts import sparkline, stacked_by_venue
 from .base import Ctx, card
 
 SPARK_YEARS = 12             # sparklines show the last dozen years: topics are a recent story
+
+
+def _name(t: TopicCounts | ConferenceArea | ConferenceTopic, lang: str) -> str:
+    """An entry's name in the page's language (as ``Topic.name``)."""
+    return t["zh"] if lang == "zh" else t["en"]
+
+
+def _desc(t: TopicCounts, lang: str) -> str:
+    return t["desc_zh"] if lang == "zh" else t["desc_en"]
 
 
 def _topic_ref(slug: str, lang: str, venue: str | None = None, year: int | None = None) -> dict[str, Any]:
@@ -36,10 +47,10 @@ def build_topics(ctx: Ctx) -> dict[str, Any]:
     years = _corpus_years(ctx)
     areas = []
     for a in data:
-        areas.append({"slug": a["slug"], "name": a[ctx.lang], "desc": a[f"desc_{ctx.lang}"],
+        areas.append({"slug": a["slug"], "name": _name(a, ctx.lang), "desc": _desc(a, ctx.lang),
                       "papers": a["papers"],
                       "href": topic_path(a["slug"]), "spark": sparkline(a["years"], years), "topics": [
-                          {"slug": t["slug"], "name": t[ctx.lang], "desc": t[f"desc_{ctx.lang}"],
+                          {"slug": t["slug"], "name": _name(t, ctx.lang), "desc": _desc(t, ctx.lang),
                            "papers": t["papers"], "href": topic_path(t["slug"]),
                            "spark": sparkline(t["years"], years),
                            "recent": sum(n for y, n in t["years"].items() if y >= years[-3]),
@@ -107,6 +118,6 @@ def build_topic(ctx: Ctx, slug: str, params: Mapping[str, Any], venue_seg: str |
 def build_venue_year_topics(ctx: Ctx, venue_seg: str, year_seg: str) -> dict[str, Any]:
     """A conference-year's topics with paper counts (links to its topic pages)."""
     d = st.venue_year_topics(ctx.home, venue_seg, year_seg)
-    areas = [{"slug": a["slug"], "name": a[ctx.lang], "papers": a["papers"],
-              "topics": [t | {"name": t[ctx.lang]} for t in a["topics"]]} for a in d["areas"]]
+    areas = [{"slug": a["slug"], "name": _name(a, ctx.lang), "papers": a["papers"],
+              "topics": [t | {"name": _name(t, ctx.lang)} for t in a["topics"]]} for a in d["areas"]]
     return {"page": "venue_topics", **d, "areas": areas}
