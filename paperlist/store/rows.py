@@ -3,7 +3,7 @@ dicts, typed here so that what reads them is checked.
 
 The store is the lowest layer: these types name only what SQL returns (SQLite integers stay
 integers: ``Card.accepted`` is 0 or 1). The service shapes them into its own types
-(``service/types.py``), which the JSON API documents.
+(``service/types/``), which the JSON API documents.
 """
 
 from __future__ import annotations

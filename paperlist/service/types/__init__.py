@@ -1,0 +1,89 @@
+"""The shapes of what the service returns: plain dicts (sent as they are with orjson: no model is
+built per response), typed here so that every layer that reads them is checked.
+
+They are the JSON API's representations; ``web/api_models`` documents the same fields for the
+OpenAPI document, and a test checks that the two agree.
+
+One module per resource, as ``web/api_models``: ``common`` (format links, author and venue
+references, a paper in a list, links, pagination), ``papers``, ``search``, ``venues`` (venues,
+venue-years, coverage, stats), ``topics`` and ``authors``. Every type is re-exported here.
+"""
+
+from .authors import AuthorDetail, AuthorVenue, Coauthor
+from .common import AuthorRef, ExternalId, FormatLinks, Link, Pagination, PaperAuthor, PaperSummary, VenueRef
+from .papers import PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
+from .search import Facets, FacetValue, SearchHit, SearchQuery, SearchResponse
+from .topics import (
+    TopicArea,
+    TopicDetail,
+    TopicFilters,
+    TopicList,
+    TopicPaper,
+    TopicRef,
+    TopicSummary,
+    VenueYearCount,
+)
+from .venues import (
+    CountLink,
+    Coverage,
+    CoverageRow,
+    CoverageSource,
+    LatestProceedings,
+    ListFilters,
+    Stats,
+    VenueDetail,
+    VenueInfo,
+    VenueList,
+    VenueSummary,
+    VenueYearList,
+    VenueYearRow,
+    YearCoverage,
+    YearSource,
+)
+
+__all__ = [
+    "AuthorDetail",
+    "AuthorRef",
+    "AuthorVenue",
+    "Coauthor",
+    "CountLink",
+    "Coverage",
+    "CoverageRow",
+    "CoverageSource",
+    "ExternalId",
+    "FacetValue",
+    "Facets",
+    "FormatLinks",
+    "LatestProceedings",
+    "Link",
+    "ListFilters",
+    "Pagination",
+    "PaperAuthor",
+    "PaperDetail",
+    "PaperFields",
+    "PaperSummary",
+    "PaperVenue",
+    "SearchHit",
+    "SearchQuery",
+    "SearchResponse",
+    "SimilarPaper",
+    "SimilarPapers",
+    "Stats",
+    "TopicArea",
+    "TopicDetail",
+    "TopicFilters",
+    "TopicList",
+    "TopicPaper",
+    "TopicRef",
+    "TopicSummary",
+    "VenueDetail",
+    "VenueInfo",
+    "VenueList",
+    "VenueRef",
+    "VenueSummary",
+    "VenueYearCount",
+    "VenueYearList",
+    "VenueYearRow",
+    "YearCoverage",
+    "YearSource",
+]

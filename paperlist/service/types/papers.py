@@ -1,0 +1,69 @@
+"""One paper (its plain fields, its detail with renderings) and the papers similar to it."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from .common import ExternalId, Link, PaperAuthor, PaperSummary
+from .topics import TopicRef
+
+
+class SimilarPaper(PaperSummary):
+    score: float
+
+
+class PaperVenue(TypedDict):
+    key: str
+    short: str
+    name: str
+    href: str
+    year_href: str
+
+
+class PaperFields(TypedDict):
+    """A paper's plain data: no HTML. The JSON Lines export writes it as it is."""
+
+    id: str
+    href: str
+    title: str
+    title_plain: str
+    authors: list[PaperAuthor]
+    venue: PaperVenue
+    year: int
+    status: str | None
+    accepted: bool
+    track: str | None
+    award: str | None
+    abstract: str | None
+    tldr: str | None
+    summary_zh: str | None
+    keywords: list[str]
+    primary_area: str | None
+    citations: int | None
+    institutions: list[str]
+    links: list[Link]
+    ids: list[ExternalId]
+    bibtex: str
+    bibtex_from_source: bool
+    bib_href: str
+    sources: list[str]
+
+
+class PaperDetail(PaperFields):
+    """One paper with its renderings (sanitized HTML), topics and related papers."""
+
+    title_html: str
+    abstract_html: str
+    tldr_html: str
+    summary_zh_html: str
+    more_by_authors: list[PaperSummary]
+    topics: list[TopicRef]
+    similar: list[SimilarPaper]
+    similar_method: str
+
+
+class SimilarPapers(TypedDict):
+    id: str
+    href: str
+    method: str
+    papers: list[SimilarPaper]

@@ -1,0 +1,64 @@
+"""A search's response: the request as understood, the hits and facets."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from ...search.model import Interpreted
+from .common import AuthorRef, FormatLinks
+
+
+class SearchHit(TypedDict):
+    id: str
+    href: str
+    title: str
+    title_html: str
+    authors: list[AuthorRef]
+    venue: str
+    venue_short: str
+    year: int
+    status: str | None
+    accepted: bool
+    track: str | None
+    citations: int | None
+    snippet_html: str
+    score: float
+
+
+class FacetValue(TypedDict):
+    value: str
+    label: str
+    count: int
+    selected: bool
+
+
+class Facets(TypedDict):
+    venue: list[FacetValue]
+    year: list[FacetValue]
+    status: list[FacetValue]
+    topic: list[FacetValue]
+
+
+class SearchQuery(TypedDict):
+    q: str
+    venues: list[str]
+    year_from: int | None
+    year_to: int | None
+    statuses: list[str]
+    topics: list[str]
+    sort: str
+    mode: str
+    page: int
+    per_page: int
+
+
+class SearchResponse(TypedDict):
+    query: SearchQuery
+    total: int
+    pages: int
+    took_ms: float
+    hits: list[SearchHit]
+    facets: Facets
+    suggestion: str | None
+    interpreted: Interpreted
+    links: FormatLinks

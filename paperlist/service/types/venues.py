@@ -1,0 +1,144 @@
+"""Venues and their years, what the library holds of each (coverage) and the corpus figures."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from ...store.rows import CorpusStats
+from .common import FormatLinks, Pagination, PaperSummary, VenueRef
+
+
+class VenueSummary(TypedDict):
+    key: str
+    short: str
+    name: str
+    kind: str
+    field: str
+    parent: str | None
+    aliases: list[str]
+    papers: int
+    accepted: int
+    years: list[int]
+    href: str
+
+
+class VenueList(TypedDict):
+    venues: list[VenueSummary]
+    total: int
+
+
+class LatestProceedings(TypedDict):
+    key: str
+    short: str
+    year: int
+    href: str
+
+
+class VenueYearRow(TypedDict):
+    year: int
+    href: str
+    total: int
+    accepted: int
+    oral: int
+    spotlight: int
+    poster: int
+    rejected: int
+    with_abstract: int
+    with_authors: int
+    updated: str | None
+
+
+class VenueInfo(TypedDict):
+    key: str
+    short: str
+    name: str
+    href: str
+    kind: str
+    field: str
+    field_name: str
+    papers: int
+    accepted: int
+
+
+class VenueDetail(TypedDict):
+    venue: VenueInfo
+    years: list[VenueYearRow]
+    totals: dict[str, int]
+    related: list[VenueSummary]
+    links: FormatLinks
+
+
+class CountLink(TypedDict):
+    value: str
+    count: int
+    active: bool
+    href: str
+
+
+class YearSource(TypedDict):
+    source: str
+    name: str
+    papers: int
+    updated: str
+
+
+class YearCoverage(TypedDict):
+    papers: int
+    with_abstract: int
+    with_authors: int
+    updated: str | None
+    sources: list[YearSource]
+
+
+class ListFilters(TypedDict):
+    """A conference-year list's filters as the request gave them."""
+
+    q: str
+    status: list[str]
+    track: str | None
+    per_page: str               # "100", "250" … or "all"
+
+
+class VenueYearList(TypedDict):
+    venue: VenueRef
+    year: int
+    total: int
+    year_total: int
+    papers: list[PaperSummary]
+    filters: ListFilters
+    status_counts: list[CountLink]
+    track_counts: list[CountLink]
+    pagination: Pagination
+    prev_year: int | None
+    next_year: int | None
+    coverage: YearCoverage
+    links: FormatLinks
+
+
+class CoverageSource(TypedDict):
+    file: str
+    source: str
+    records: int
+    ingested_at: str
+
+
+class CoverageRow(TypedDict):
+    venue: str
+    year: int
+    papers: int
+    accepted: int
+    with_abstract: int
+    with_authors: int
+    updated: str | None
+    sources: list[CoverageSource]
+
+
+class Coverage(TypedDict):
+    rows: list[CoverageRow]
+    total: int
+
+
+class Stats(CorpusStats):
+    """The corpus figures (the store's) and when a source file was last ingested."""
+
+    last_ingest: str | None

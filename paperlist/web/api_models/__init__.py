@@ -1,0 +1,126 @@
+"""The JSON API's response models: they make /openapi.json precise and document every field.
+
+Handlers build plain dicts (from the same builders as the pages) and send them with orjson; these
+models describe those dicts for the schema and are not run on each response (pydantic would cost
+more than the search itself). The schemathesis test checks that every response matches them.
+
+One module per resource: ``common`` (the base model and the pieces every resource shares: author
+and venue references, a paper in a list, links, pagination, the API index, errors), ``papers``,
+``search``, ``venues`` (venues, venue-years, coverage, stats), ``topics`` and ``authors``. Every
+model is re-exported here, so ``api_models.Paper`` and the like work as before.
+"""
+
+from .authors import AuthorDetail, AuthorVenue, Coauthor
+from .common import (
+    ApiIndex,
+    AuthorRef,
+    ExternalId,
+    FormatLinks,
+    Link,
+    Model,
+    Pagination,
+    PaperAuthor,
+    PaperBrief,
+    PaperSummary,
+    Problem,
+    VenueRef,
+    optional_key,
+)
+from .papers import Paper, PaperVenue, SimilarPaper, SimilarPapers
+from .search import (
+    Facets,
+    FacetValue,
+    Interpreted,
+    InterpretedClause,
+    InterpretedFilters,
+    SearchHit,
+    SearchLinks,
+    SearchQuery,
+    SearchResponse,
+    SemanticUse,
+    Translated,
+    TranslatedTerm,
+)
+from .topics import (
+    TopicArea,
+    TopicDetail,
+    TopicFilters,
+    TopicList,
+    TopicPaper,
+    TopicRef,
+    TopicSummary,
+    VenueYearCount,
+)
+from .venues import (
+    CountLink,
+    Coverage,
+    CoverageRow,
+    CoverageSource,
+    ListFilters,
+    Stats,
+    VenueDetail,
+    VenueInfo,
+    VenueList,
+    VenueSummary,
+    VenueYearList,
+    VenueYearRow,
+    YearCoverage,
+    YearSource,
+)
+
+__all__ = [
+    "ApiIndex",
+    "AuthorDetail",
+    "AuthorRef",
+    "AuthorVenue",
+    "Coauthor",
+    "CountLink",
+    "Coverage",
+    "CoverageRow",
+    "CoverageSource",
+    "ExternalId",
+    "FacetValue",
+    "Facets",
+    "FormatLinks",
+    "Interpreted",
+    "InterpretedClause",
+    "InterpretedFilters",
+    "Link",
+    "ListFilters",
+    "Model",
+    "Pagination",
+    "Paper",
+    "PaperAuthor",
+    "PaperBrief",
+    "PaperSummary",
+    "PaperVenue",
+    "Problem",
+    "SearchHit",
+    "SearchLinks",
+    "SearchQuery",
+    "SearchResponse",
+    "SemanticUse",
+    "SimilarPaper",
+    "SimilarPapers",
+    "Stats",
+    "TopicArea",
+    "TopicDetail",
+    "TopicFilters",
+    "TopicList",
+    "TopicPaper",
+    "TopicRef",
+    "TopicSummary",
+    "Translated",
+    "TranslatedTerm",
+    "VenueDetail",
+    "VenueInfo",
+    "VenueList",
+    "VenueRef",
+    "VenueSummary",
+    "VenueYearCount",
+    "VenueYearList",
+    "VenueYearRow",
+    "YearCoverage",
+    "YearSource",
+    "optional_key",
+]

@@ -1,0 +1,35 @@
+"""An author (`/authors/{key}`): their papers, venues and coauthors."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from .common import FormatLinks, Model, PaperSummary
+
+
+class AuthorVenue(Model):
+    key: str
+    short: str
+    count: int
+    href: str
+
+
+class Coauthor(Model):
+    key: str
+    name: str
+    papers: int
+    href: str
+
+
+class AuthorDetail(Model):
+    key: str
+    name: str
+    href: str
+    spellings: list[str] = Field(description="Other written forms of the name.")
+    total: int
+    first_year: int | None
+    last_year: int | None
+    papers: list[PaperSummary] = Field(description="Newest year first.")
+    venues: list[AuthorVenue]
+    coauthors: list[Coauthor]
+    links: FormatLinks

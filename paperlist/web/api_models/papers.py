@@ -1,0 +1,69 @@
+"""One paper (`/papers/{id}`) and the papers similar to it (`/papers/{id}/similar`)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from .common import ExternalId, Link, Model, PaperAuthor, PaperSummary, VenueRef
+from .topics import TopicRef
+
+
+class PaperVenue(VenueRef):
+    year_href: str = Field(description="The venue's page for the paper's year.")
+
+
+class Paper(Model):
+    """One paper, merged from every source that lists it."""
+
+    id: str
+    href: str
+    title: str = Field(description="Display title (may hold LaTeX / markdown). Untrusted text: escape it.")
+    title_plain: str
+    title_html: str = Field(description="The title rendered: LaTeX math as MathML, emphasis as HTML "
+                                        "(sanitized).")
+    authors: list[PaperAuthor]
+    venue: PaperVenue
+    year: int
+    status: str | None
+    accepted: bool
+    track: str | None = Field(description="The track when it is not the main one.")
+    award: str | None
+    abstract: str | None = Field(description="The abstract as the source gives it (LaTeX, markdown).")
+    abstract_html: str = Field(description="The abstract rendered (MathML, emphasis, paragraphs; sanitized).")
+    tldr: str | None
+    tldr_html: str = Field(description="The TL;DR rendered like the title (empty when there is none).")
+    summary_zh: str | None = Field(description="A Chinese summary, when a source has one.")
+    summary_zh_html: str = Field(description="The Chinese summary rendered like the abstract (or empty).")
+    keywords: list[str]
+    primary_area: str | None
+    institutions: list[str] = Field(default_factory=list, description=(
+        "The authors' institutions as a source lists them for the paper, not matched to authors "
+        "(e.g. ICML 2026, whose authors are not known yet)."))
+    citations: int | None
+    links: list[Link]
+    ids: list[ExternalId]
+    bibtex: str = Field(description="The source's BibTeX when it parses, else one generated from the fields.")
+    bibtex_from_source: bool
+    bib_href: str = Field(description="The BibTeX entry as a file.")
+    sources: list[str] = Field(description="The source kinds that list the paper (papercopilot, acl …).")
+    more_by_authors: list[PaperSummary] = Field(description="Other papers by the same authors.")
+    topics: list[TopicRef] = Field(default_factory=list, description="The paper's topics, main topic first.")
+    similar: list[SimilarPaper] = Field(default_factory=list,
+                                        description="Similar papers (see /papers/{id}/similar).")
+    similar_method: str = Field(description="How `similar` was found: `vectors`, `text` or `none` "
+                                            "(as /papers/{id}/similar says).")
+
+
+class SimilarPaper(PaperSummary):
+    score: float = Field(description="Cosine similarity (method `vectors`) or BM25 score of the shared "
+                                     "distinctive words (`text`).")
+
+
+class SimilarPapers(Model):
+    id: str
+    href: str
+    method: str = Field(description="`vectors` (by meaning), `text` (shared words: the paper has no vector) "
+                                    "or `none` (no search index).")
+    papers: list[SimilarPaper]
+
+Paper.model_rebuild()

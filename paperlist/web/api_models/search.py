@@ -1,0 +1,139 @@
+"""A search (`/search`): the request as understood, the hits, facets and how the query was read."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from .common import FormatLinks, Model, PaperBrief, optional_key
+
+
+class SearchQuery(Model):
+    """The request as understood (defaults filled in, venue aliases resolved)."""
+
+    q: str
+    venues: list[str]
+    year_from: int | None
+    year_to: int | None
+    statuses: list[str]
+    topics: list[str] = Field(description="Topic and area slugs the results are restricted to.")
+    sort: str
+    mode: str
+    page: int
+    per_page: int
+
+
+class SearchHit(PaperBrief):
+    """A paper a search found."""
+
+    title_html: str = Field(description="The plain title, HTML-escaped, matches in <mark> (no other tag).")
+    snippet_html: str = Field(description="A passage of the abstract, HTML-escaped, matches in <mark>; "
+                                          "may be empty.")
+    score: float = Field(description="Relevance score (0 for sorts other than relevance).")
+
+
+class FacetValue(Model):
+    value: str = Field(description="The filter value to send back (`venue=`, `year=`, `status=`).")
+    label: str
+    count: int = Field(description="Matching papers with this value (counted without this dimension's "
+                                   "own filter).")
+    selected: bool
+
+
+class Facets(Model):
+    venue: list[FacetValue] = Field(default_factory=list)
+    year: list[FacetValue] = Field(default_factory=list)
+    status: list[FacetValue] = Field(default_factory=list)
+    topic: list[FacetValue] = Field(default_factory=list, description="Topics and areas (slugs).")
+
+
+class InterpretedClause(Model):
+    text: str
+    field: str = Field(description="`any` (every text field), `title`, `authors`, `abstract` or `keywords`.")
+    phrase: bool = Field(description="Quoted: the words must be adjacent, in order.")
+    exclude: bool = Field(description="Papers matching it are left out (`-word`, `-\"…\"`).")
+
+
+class InterpretedFilters(Model):
+    """The filters in effect: the query's (`venue:`, `year:` …) and the parameters' merged. Only
+    those set are sent; lists are OR-ed, different filters AND-ed."""
+
+    venues: list[str] = Field(default_factory=list, description="Venue keys.")
+    families: list[str] = Field(default_factory=list, description="Venue families: a venue with its "
+                                                                  "sub-venues (`family:acl`).")
+    year_from: int = optional_key("The first year.")
+    year_to: int = optional_key("The last year.")
+    statuses: list[str] = Field(default_factory=list)
+    accepted: bool = optional_key("Accepted papers only (true) or the others (false).")
+    tracks: list[str] = Field(default_factory=list)
+    topics: list[str] = Field(default_factory=list, description="Topic and area slugs.")
+    not_venues: list[str] = Field(default_factory=list, description="Venues left out (`-venue:`).")
+    not_families: list[str] = Field(default_factory=list)
+    not_statuses: list[str] = Field(default_factory=list)
+    not_tracks: list[str] = Field(default_factory=list)
+    not_topics: list[str] = Field(default_factory=list)
+    not_years: list[tuple[int | None, int | None]] = Field(
+        default_factory=list, description="Year ranges left out: [first, last] (null: open-ended).")
+
+
+class TranslatedTerm(Model):
+    zh: str = Field(description="The Chinese as typed.")
+    en: str = Field(description="The English searched for it.")
+
+
+class Translated(Model):
+    """A Chinese query searched in English (AI terms translated with the glossary)."""
+
+    from_: str = Field(alias="from", description="The query as typed.")
+    to: str = Field(description="The query as searched.")
+    terms: list[TranslatedTerm] = Field(description="The glossary terms used.")
+    unknown: list[str] = Field(description="Chinese no glossary entry covers (not searched).")
+
+
+class SemanticUse(Model):
+    requested: str = Field(description="The mode asked for: `auto`, `keyword`, `semantic` or `hybrid`.")
+    used: bool = Field(description="Whether paper vectors (meaning) ranked the results.")
+    unavailable: str | None = Field(description="Why vectors cannot be used, or null when they can.")
+
+
+class Interpreted(Model):
+    """How the query was understood. `mode` and `semantic` are always sent, the other keys only
+    when they apply."""
+
+    mode: str = Field(description="What ranked the results: `keyword`, `hybrid`, `semantic`, or `browse` "
+                                  "(no text to rank: filters only).")
+    words: list[str] = Field(default_factory=list, description="The plain words, in order.")
+    clauses: list[InterpretedClause] = Field(default_factory=list, description=(
+        "Phrases, field clauses (`author:`, `title:` …) and exclusions."))
+    filters: InterpretedFilters = optional_key("The filters in effect, when any is.")
+    fuzzy: list[str] = Field(default_factory=list, description="Words matched with typos.")
+    prefix: list[str] = Field(default_factory=list, description="The unfinished last word (matched as "
+                                                                "a prefix).")
+    corrected: dict[str, str] = Field(default_factory=dict, description="Rare words and the common ones "
+                                                                        "searched instead.")
+    match: str = optional_key("`all`, `most` or `any`: how many of the words a paper must have "
+                              "(loosened when no paper has them all).")
+    required_words: int = optional_key("How many word clauses a paper must match.")
+    notes: list[str] = Field(default_factory=list, description=(
+        "Syntax searched as text, unknown filter values, a mode that could not run."))
+    translated: Translated = optional_key("A Chinese query and the English it was searched as.")
+    semantic: SemanticUse
+
+
+class SearchLinks(FormatLinks):
+    next: str | None = None
+    prev: str | None = None
+
+
+class SearchResponse(Model):
+    query: SearchQuery
+    total: int = Field(description="Papers matching (all of them, not only this page).")
+    pages: int = Field(description="Pages reachable with this per_page (page × per_page ≤ 10,000).")
+    took_ms: float = Field(description="Time the search engine took.")
+    hits: list[SearchHit]
+    facets: Facets
+    suggestion: str | None = Field(description="A corrected query ('did you mean'), when the words "
+                                               "look misspelled.")
+    interpreted: Interpreted = Field(description="How the query was understood: words, phrases, filters, "
+                                                 "corrected words, notes on syntax that was "
+                                                 "searched as text.")
+    links: SearchLinks
