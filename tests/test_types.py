@@ -135,3 +135,13 @@ def test_a_drift_is_caught(model: type[BaseModel]) -> None:
     problems: list[str] = []
     compare_dicts(model, grown, model.__name__, set(), problems)
     assert any("brand_new_field" in p for p in problems)
+
+
+def test_interpreted_filters_name_the_filter_fields() -> None:
+    """Filters.to_dict sends its field names as keys; InterpretedFilters must name the same ones."""
+    from paperlist.search.model import InterpretedFilters
+    from paperlist.search.query import Filters
+
+    assert list(Filters.__slots__) == list(typing.get_type_hints(InterpretedFilters))
+    f = Filters(venues=["iclr"], accepted=False, year_from=2020)
+    assert f.to_dict() == {"venues": ["iclr"], "year_from": 2020, "accepted": False}

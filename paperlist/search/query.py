@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 from .. import venues as venue_registry
 from ..models import STATUSES
@@ -87,37 +88,10 @@ class Filters:
         return any(getattr(self, f) not in (None, []) for f in self.__slots__)
 
     def to_dict(self) -> InterpretedFilters:
-        """The filters that are set (lists not empty, values not None), in field order."""
-        out: InterpretedFilters = {}
-        if self.venues:
-            out["venues"] = self.venues
-        if self.families:
-            out["families"] = self.families
-        if self.year_from is not None:
-            out["year_from"] = self.year_from
-        if self.year_to is not None:
-            out["year_to"] = self.year_to
-        if self.statuses:
-            out["statuses"] = self.statuses
-        if self.accepted is not None:
-            out["accepted"] = self.accepted
-        if self.tracks:
-            out["tracks"] = self.tracks
-        if self.topics:
-            out["topics"] = self.topics
-        if self.not_venues:
-            out["not_venues"] = self.not_venues
-        if self.not_families:
-            out["not_families"] = self.not_families
-        if self.not_statuses:
-            out["not_statuses"] = self.not_statuses
-        if self.not_tracks:
-            out["not_tracks"] = self.not_tracks
-        if self.not_topics:
-            out["not_topics"] = self.not_topics
-        if self.not_years:
-            out["not_years"] = self.not_years
-        return out
+        """The filters that are set (lists not empty, values not None), in field order. The keys are
+        the field names (tests/test_types.py checks InterpretedFilters names the same ones)."""
+        set_ = {f: v for f in self.__slots__ if (v := getattr(self, f)) not in (None, [])}
+        return cast(InterpretedFilters, set_)
 
 
 @dataclass(slots=True)

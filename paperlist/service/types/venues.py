@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from ...store.rows import CorpusStats
+from ...store.rows import CorpusStats, CoverageFile, CoverageRow
 from .common import FormatLinks, Pagination, PaperSummary, VenueRef
 
 
@@ -115,22 +115,8 @@ class VenueYearList(TypedDict):
     links: FormatLinks
 
 
-class CoverageSource(TypedDict):
-    file: str
-    source: str
-    records: int
-    ingested_at: str
-
-
-class CoverageRow(TypedDict):
-    venue: str
-    year: int
-    papers: int
-    accepted: int
-    with_abstract: int
-    with_authors: int
-    updated: str | None
-    sources: list[CoverageSource]
+# The store's coverage rows are the service's as they are.
+CoverageSource = CoverageFile
 
 
 class Coverage(TypedDict):
