@@ -48,6 +48,40 @@ class Author:
 
 
 @dataclass(slots=True)
+class Review:
+    """What a paper's reviewers said, as one source gives it.
+
+    ``ratings`` and ``confidences`` are the reviews' scores in the source's order; ``dims`` the
+    other score dimensions a source gives per review (soundness, presentation, correctness,
+    novelty …). ``mean`` is computed from ``ratings`` when the list is there; only a source that
+    gives no list but a mean (ICLR 2026's export) sets it directly (``from_mean``). ``count`` is
+    the number of ratings. Unknown is None, never 0.
+    """
+
+    ratings: list[float] = field(default_factory=list)
+    confidences: list[float] = field(default_factory=list)
+    dims: dict[str, list[float]] = field(default_factory=dict)
+    mean: float | None = None
+    confidence_mean: float | None = None
+    count: int | None = None
+    from_mean: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"ratings": self.ratings, "confidences": self.confidences, "dims": self.dims,
+                             "mean": self.mean, "confidence_mean": self.confidence_mean, "count": self.count}
+        if self.from_mean:
+            d["from_mean"] = True
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Review:
+        return cls(ratings=list(d.get("ratings") or []), confidences=list(d.get("confidences") or []),
+                   dims={k: list(v) for k, v in (d.get("dims") or {}).items()}, mean=d.get("mean"),
+                   confidence_mean=d.get("confidence_mean"), count=d.get("count"),
+                   from_mean=bool(d.get("from_mean")))
+
+
+@dataclass(slots=True)
 class Record:
     """One paper as one source file describes it, normalized."""
 
@@ -74,12 +108,16 @@ class Record:
     biblio: dict[str, str] = field(default_factory=dict)
     institutions: list[str] = field(default_factory=list)  # the authors' institutions, not tied to one author
     annotation: bool = False       # only adds facts to the paper its ids name; never a paper of its own
+    review: Review | None = None   # review scores, where the source has them
+    countries: list[str] = field(default_factory=list)     # the authors' countries (the source's list)
     extra: dict[str, Any] = field(default_factory=dict)   # source fields we do not model
 
     def to_dict(self) -> dict[str, Any]:
         """A shallow dict (values are shared, not copied: this runs once per record on ingest)."""
         d = {f: getattr(self, f) for f in _RECORD_FIELDS}
         d["authors"] = [a.to_dict() for a in self.authors]
+        if self.review is not None:
+            d["review"] = self.review.to_dict()
         # fields added later are written only when set, so older records keep their stored hash
         for f in _LATER_RECORD_FIELDS:
             if not d[f]:
@@ -90,6 +128,8 @@ class Record:
     def from_dict(cls, d: dict[str, Any]) -> Record:
         d = dict(d)
         d["authors"] = [Author.from_dict(a) for a in d.get("authors", [])]
+        if d.get("review") is not None:
+            d["review"] = Review.from_dict(d["review"])
         return cls(**d)
 
 
@@ -119,6 +159,8 @@ class Paper:
     award: str | None = None
     biblio: dict[str, str] = field(default_factory=dict)         # unioned by field priority
     institutions: list[str] = field(default_factory=list)        # not tied to authors; unioned
+    review: Review | None = None                                 # from one source (provenance "review")
+    countries: list[str] = field(default_factory=list)           # unioned
     sources: list[str] = field(default_factory=list)             # record refs "source:file#key"
     provenance: dict[str, str] = field(default_factory=dict)     # field -> "source:file"
     extra: dict[str, Any] = field(default_factory=dict)
@@ -127,9 +169,10 @@ class Paper:
         d = {f: getattr(self, f) for f in _PAPER_FIELDS}
         d["authors"] = [a.to_dict() for a in self.authors]
         d["links"] = [list(x) for x in self.links]
+        d["review"] = self.review.to_dict() if self.review is not None else None
         return d
 
 
 _RECORD_FIELDS = tuple(f.name for f in fields(Record))
-_LATER_RECORD_FIELDS = ("institutions", "annotation")
+_LATER_RECORD_FIELDS = ("institutions", "annotation", "review", "countries")
 _PAPER_FIELDS = tuple(f.name for f in fields(Paper))

@@ -149,8 +149,11 @@ def test_iclr2026_accepted_csv_with_bom_summary_zh_and_extra() -> None:
     assert r.summary_zh and r.summary_zh.startswith("- 解决的问题是什么？（一句话）\n"
                                                     "  - 快速高效地计算矩阵极分解")
     assert "\n\n- 动机是什么？" in r.summary_zh                     # line breaks and indentation kept
-    assert r.extra == {"avg_rating": 8.0, "avg_confidence": 3.5, "n_ratings": 4, "cluster_id": 54,
-                       "cluster_label": r.extra["cluster_label"], "status_raw": "ICLR 2026 Oral"}
+    assert r.extra == {"cluster_id": 54, "cluster_label": r.extra["cluster_label"],
+                       "status_raw": "ICLR 2026 Oral"}
+    # the means are the source's (no list of reviews to compute them from), and say so
+    assert r.review is not None and (r.review.mean, r.review.confidence_mean, r.review.count) == (8.0, 3.5, 4)
+    assert r.review.from_mean and r.review.ratings == []
     poster = by_title(recs, "Special Unitary")
     assert poster.status == "poster" and "$SU(2)$" in (poster.summary_zh or "")
     assert poster.keywords[-1] == "Wahba's Problem"

@@ -90,7 +90,8 @@ def test_authors_field_keywords_and_primary_area() -> None:
     w = by_title(recs, "Controllable Concept Transfer of Intermediate Representations")
     assert (w.authors == []
             and w.keywords == ["concept transfer", "transfer learning"])   # case-insensitive dedupe
-    assert w.extra["status_raw"] == "Withdraw" and w.extra["rating"] == "3;3;5;5"
+    assert w.extra["status_raw"] == "Withdraw" and "rating" not in w.extra      # modelled now:
+    assert w.review is not None and w.review.ratings == [3, 3, 5, 5] and w.review.mean == 4.0
     n = by_title(recs, "A Notable Paper")
     assert [a.name for a in n.authors] == ["Ada Lovelace", "Alan Turing"] and n.primary_area == "optimization"
 

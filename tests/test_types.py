@@ -32,6 +32,7 @@ ROOTS: dict[type[BaseModel], Any] = {
     m.Coverage: st.Coverage,
     m.TopicList: st.TopicList,
     m.TopicDetail: st.TopicDetail,
+    m.ConferenceStats: st.ConferenceStats,
     m.Stats: st.Stats,
 }
 # Response models whose dicts the service builds untyped (store figures, the API index, errors).

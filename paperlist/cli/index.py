@@ -22,6 +22,8 @@ def step_lines(quiet: bool = False) -> StepProgress | None:
         t0 = started.setdefault(phase, time.perf_counter())
         if phase == "topics":
             click.echo("  assigning topics ...", err=True)
+        elif phase == "stats":
+            click.echo("  computing conference statistics ...", err=True)
         else:
             click.echo(f"  indexing [{n}/{total} papers  {time.perf_counter() - t0:5.1f}s]", err=True)
 

@@ -7,6 +7,7 @@ from typing import Any, Literal
 import click
 
 from ..service.derived import DerivedReport
+from ..stats import StatsReport
 from ..topics import taxonomy
 from ..topics.build import AssignReport, assign_topics
 from .common import catch_store_errors, current_home, echo_json, open_store, with_home
@@ -21,7 +22,16 @@ def derived_report(out: dict[str, Any], derived: DerivedReport | None, as_json: 
         out.update(derived.to_dict())
     else:
         print_assign(derived.topics)
+        print_stats_build(derived.stats)
         print_build(derived.index)
+
+
+def print_stats_build(rep: StatsReport) -> None:
+    if rep.skipped:
+        click.echo("stats:   current")
+    else:
+        click.echo(f"stats:   {rep.venue_years:,} venue-years, {rep.rated_papers:,} papers with ratings"
+                   f" in {rep.seconds:.1f}s")
 
 
 def print_assign(rep: AssignReport) -> None:

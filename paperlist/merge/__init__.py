@@ -78,8 +78,9 @@ def content_hash(p: Paper) -> str:
     d = p.to_dict()
     d.pop("title_plain", None)
     d.pop("abstract_plain", None)
-    if not d["institutions"]:
-        del d["institutions"]             # added later: papers without any keep their hash
+    for later in ("institutions", "review", "countries"):
+        if not d[later]:
+            del d[later]                  # added later: papers without any keep their hash
     return hashlib.sha1(orjson.dumps(d, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz
 
-from ..models import Author, Paper, Record, is_accepted
+from ..models import Author, Paper, Record, Review, is_accepted
 from ..text import fold, title_key
 from .priority import _rank
 
@@ -91,6 +91,17 @@ def _prov(rec: Record | None) -> str | None:
     return rec.file if rec else None          # file keys start with the source name
 
 
+def _pick_review(recs: list[Record]) -> tuple[Review | None, Record | None]:
+    """The review of the record with each review's scores (then the one with most ratings, then by
+    source priority); a record with only a mean comes after every record with a list."""
+    have = [(r, r.review) for r in recs if r.review is not None]
+    if not have:
+        return None, None
+    rec, review = min(have, key=lambda rv: (rv[1].from_mean, -(rv[1].count or 0),
+                                            _rank("review", rv[0].source), rv[0].file, rv[0].key))
+    return review, rec
+
+
 def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     """One Paper from its records (already in a deterministic order). Annotations add keywords,
     ids, links and institutions, never the paper's title, venue or other single fields."""
@@ -136,6 +147,12 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
         for inst in r.institutions:
             if inst not in institutions:
                 institutions.append(inst)
+    countries: list[str] = []
+    for r in sorted(all_recs, key=lambda r: _rank("countries", r.source)):
+        countries.extend(c for c in r.countries if c not in countries)
+    review, rv_rec = _pick_review(all_recs)
+    if rv_rec is not None:
+        provenance["review"] = rv_rec.file
     cites = [r.citations for r in recs if r.citations is not None]
     extra = {ref(r): r.extra for r in all_recs if r.extra}
     st = status if isinstance(status, str) else None
@@ -149,7 +166,7 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
         tldr=picked["tldr"] if isinstance(picked["tldr"], str) else None,
         summary_zh=picked["summary_zh"] if isinstance(picked["summary_zh"], str) else None,
         award=picked["award"] if isinstance(picked["award"], str) else None,
-        biblio=dict(sorted(biblio.items())), institutions=institutions,
+        biblio=dict(sorted(biblio.items())), institutions=institutions, review=review, countries=countries,
         sources=sorted(ref(r) for r in all_recs), provenance={k: v for k, v in provenance.items() if v},
         extra=extra,
     )

@@ -28,6 +28,9 @@ FIELD_PRIORITY: dict[str, tuple[str, ...]] = {
     "keywords": ("openreview", "papercopilot", "acl", "mlanthology", *_PROGRAMS, "aitopconf", "orgroups"),
     "biblio": ("acl", "mlanthology", "papercopilot", "openreview", *_PROGRAMS, "aitopconf"),
     "institutions": ("openreview", "orgroups", "papercopilot", *_PROGRAMS),
+    # Reviews: a source with each review's scores beats one with only their mean (see _pick_review).
+    "review": ("papercopilot", "openreview"),
+    "countries": ("papercopilot", "openreview"),
 }
 
 _RANKS = {fld: {src: i for i, src in enumerate(order)} for fld, order in FIELD_PRIORITY.items()}

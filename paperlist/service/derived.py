@@ -1,11 +1,11 @@
-"""What the library derives from the papers, kept in step with them: topics, then the search index
-that carries them. The rule belongs here, not in the CLI, so that every caller of ``ingest`` (a
-Python program too) gets current topics and a current index:
+"""What the library derives from the papers, kept in step with them: topics, the conference-year
+statistics, then the search index that carries topics and ratings. The rule belongs here, not in
+the CLI, so that every caller of ``ingest`` (a Python program too) gets them current:
 
     from paperlist.service import Home, ingest
     report = ingest(Home("data"), ["../shared/data"])
 
-Both steps are skipped when current (the topics and the index know what they were built from) and
+Each step is skipped when current (the topics and the index know what they were built from) and
 converge when rerun after an interruption.
 """
 
@@ -19,40 +19,48 @@ from ..index import fulltext
 from ..index.fulltext import BuildReport
 from ..ingest import IngestReport, Progress
 from ..ingest import ingest as ingest_files
+from ..stats import StatsReport, build_stats
+from ..stats import is_current as stats_current
 from ..store import Store
 from ..topics.build import AssignReport, assign_topics
 from ..topics.build import is_current as topics_current
 from .home import Home
 
-# Progress of a derived step: (phase, done, total), phase "topics" (0/0 when it starts) or "index".
+# Progress of a derived step: (phase, done, total), phase "topics" or "stats" (0/0 when they start)
+# or "index".
 StepProgress = Callable[[str, int, int], None]
 
 
 @dataclass(slots=True)
 class DerivedReport:
     topics: AssignReport
+    stats: StatsReport
     index: BuildReport
 
     def to_dict(self) -> dict[str, Any]:
-        return {"topics": self.topics.to_dict(), "index": self.index.to_dict()}
+        return {"topics": self.topics.to_dict(), "stats": self.stats.to_dict(), "index": self.index.to_dict()}
 
 
 def refresh(home: Home, store: Store, force: bool = False,
             progress: StepProgress | None = None) -> DerivedReport:
-    """Topics, then the search index that carries them (each skipped when current and not
-    ``force``): what ingest and embed run after changing what topics depend on."""
+    """Topics, the statistics, then the search index that carries them (each skipped when current
+    and not ``force``): what ingest and embed run after changing what they depend on."""
     if progress:
         progress("topics", 0, 0)
     topics = assign_topics(store, home.path, force=force)
+    if progress:
+        progress("stats", 0, 0)
+    stats = build_stats(store, force=force)
     index = fulltext.build(store, home.path, force=force,
                            progress=(lambda n, total: progress("index", n, total)) if progress else None)
-    return DerivedReport(topics, index)
+    return DerivedReport(topics, stats, index)
 
 
 def stale(home: Home, store: Store) -> bool:
-    """True when the topics or the index do not match the papers (or there is no usable index)."""
+    """True when the topics, the statistics or the index do not match the papers (or there is no
+    usable index)."""
     return fulltext.needs_build(home.path) or not topics_current(store, home.path) \
-        or not fulltext.is_current(store, home.path)
+        or not stats_current(store) or not fulltext.is_current(store, home.path)
 
 
 def ingest(home: Home, targets: list[str], fmt: str | None = None, force: bool = False,

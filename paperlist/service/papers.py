@@ -18,6 +18,7 @@ from ..topics import taxonomy
 from .errors import N_, Ambiguous, Moved, NotFound
 from .home import Home
 from .paths import author_path, format_links, paper_path, topic_path, venue_path
+from .reviews import review_place, review_scores
 from .types import (
     AuthorDetail,
     ExternalId,
@@ -115,7 +116,8 @@ def paper_fields(p: Paper) -> PaperFields:
         "track": p.track if p.track and p.track != "main" else None, "award": p.award,
         "abstract": p.abstract, "tldr": p.tldr, "summary_zh": p.summary_zh,
         "keywords": p.keywords, "primary_area": p.primary_area, "citations": p.citations,
-        "institutions": p.institutions, "links": _links(p), "ids": _ids(p),
+        "institutions": p.institutions, "countries": p.countries, "review": review_scores(p),
+        "links": _links(p), "ids": _ids(p),
         "bibtex": cite, "bibtex_from_source": bool(p.bibtex and cite == p.bibtex.strip()),
         "bib_href": paper_path(p.id) + ".bib",
         "sources": sorted({s.split(":", 1)[0] for s in p.sources}),
@@ -132,7 +134,7 @@ def paper(home: Home, ref: str) -> PaperDetail:
         "title_html": render_inline(p.title), "abstract_html": render_block(p.abstract),
         "tldr_html": render_inline(p.tldr), "summary_zh_html": render_block(p.summary_zh),
         "more_by_authors": more, "topics": paper_topics(home, p), "similar": _scored(home, found),
-        "similar_method": method,
+        "similar_method": method, "review_place": review_place(home, p),
     }
 
 

@@ -18,6 +18,7 @@ from .home import Home
 from .papers import summary
 from .paths import format_links, href, venue_feed, venue_path
 from .requests import ListRequest
+from .reviews import venue_series
 from .types import (
     CountLink,
     Coverage,
@@ -158,7 +159,7 @@ def venue(home: Home, name: str) -> VenueDetail:
                       "field_name": venue_registry.FIELDS.get(v.field, (v.field,))[0],
                       "href": venue_path(key), "papers": rows[key]["papers"],
                       "accepted": rows[key]["accepted"]},
-            "years": years, "related": related,
+            "years": years, "related": related, "stats": venue_series(home, key),
             "totals": {k: sum(y[k] for y in years) for k in ("oral", "spotlight", "poster", "rejected")},
             "links": format_links(venue_path(key), [], exports=False, atom=venue_feed(key))}
 

@@ -25,10 +25,11 @@ from functools import partial
 from typing import Any
 
 from .. import venues
-from ..models import Record
+from ..models import Record, Review
 from ..names import make_authors, split_author_string
 from ..text import clean, title_key
 from . import normalize as nz
+from . import reviews
 from .base import Collector, Parsed, SourceError, SourceFile, json_with_papers
 
 _TSV_NAME = re.compile(r"^(?P<group>[A-Za-z0-9.-]+(?:_[A-Za-z0-9.-]+)*?)_(?P<year>\d{4})_Conference$")
@@ -48,7 +49,7 @@ TSV_COLUMNS: dict[int, tuple[str, ...]] = {
 
 class OpenReviewReader:
     name = "openreview"
-    version = 1
+    version = 2                   # 2: ICLR 2026 mean ratings
 
     def sniff(self, src: SourceFile) -> bool:
         return self._layout(src) is not None
@@ -162,7 +163,8 @@ class OpenReviewReader:
 
     def _accepted(self, src: SourceFile, fkey: str) -> Parsed:
         file_venue, file_year = _accepted_venue_year(src)
-        modeled = {"openreview_url", "venue", "title", "abstract", "explain_zh", "keywords", "primary_area"}
+        modeled = {"openreview_url", "venue", "title", "abstract", "explain_zh", "keywords", "primary_area",
+                   "avg_rating", "avg_confidence", "n_ratings"}
 
         def build(r: dict[str, str]) -> Record:
             venue, year = _venue_year(r["venue"]) or (file_venue, file_year)
@@ -171,7 +173,9 @@ class OpenReviewReader:
             return self._record(fkey, venue, year, r["title"], [], raw_status=r["venue"],
                                 abstract=r["abstract"], ids={"openreview": oid} if oid else {},
                                 keywords=split_keywords(r["keywords"]), primary_area=r["primary_area"],
-                                summary_zh=multiline(r["explain_zh"]) or None, extra=extra)
+                                summary_zh=multiline(r["explain_zh"]) or None, extra=extra,
+                                review=reviews.from_means(r.get("avg_rating"), r.get("avg_confidence"),
+                                                          r.get("n_ratings")))
 
         return _collect(_csv_rows(src), build)
 
@@ -219,7 +223,7 @@ class OpenReviewReader:
                 raw_status: str, abstract: object = None, ids: dict[str, str] | None = None,
                 links: dict[str, str] | None = None, keywords: list[str] | None = None,
                 primary_area: object = None, tldr: object = None, summary_zh: str | None = None,
-                extra: dict[str, Any] | None = None) -> Record:
+                extra: dict[str, Any] | None = None, review: Review | None = None) -> Record:
         ids = ids or {}
         extra = dict(extra or {})
         status = nz.status(raw_status)
@@ -230,7 +234,7 @@ class OpenReviewReader:
             source=self.name, file=fkey, key=key, venue=venue, year=year, title=title,
             authors=make_authors(names), abstract=nz.abstract(abstract), status=status, ids=ids,
             links=links or {}, keywords=keywords or [], primary_area=nz.text_or_none(primary_area),
-            tldr=nz.text_or_none(tldr), summary_zh=summary_zh, extra=extra,
+            tldr=nz.text_or_none(tldr), summary_zh=summary_zh, review=review, extra=extra,
         )
 
 

@@ -18,6 +18,7 @@ from ..models import Record
 from ..names import make_authors, split_author_string
 from ..text import clean, title_key
 from . import normalize as nz
+from . import reviews
 from .base import Collector, Parsed, SourceError, SourceFile
 
 NAME_RE = re.compile(r"^([a-z][a-z0-9]*?|\d[a-z][a-z0-9]*?)(\d{4})$", re.I)
@@ -38,14 +39,19 @@ _LINK_FIELDS: tuple[tuple[str, str], ...] = (
 )
 _MODELED = {
     "id", "title", "author", "authors", "aff", "affs", "abstract", "track", "status", "keywords",
-    "primary_area", "doi", "arxiv", "gs_citation", "bibtex", "tldr", "award",
+    "primary_area", "doi", "arxiv", "gs_citation", "bibtex", "tldr", "award", "aff_country_unique",
 } | {f for _, f in _LINK_FIELDS}
 _ACL_FAMILY = {"acl", "emnlp", "naacl", "eacl", "aacl"}
 
 
+def _is_score_field(k: str, r: dict[str, Any]) -> bool:
+    """A review-score field the Review now holds (the list, its _avg twin, a corr_ figure)."""
+    return k.startswith("corr_") or k.endswith("_avg") or f"{k}_avg" in r
+
+
 class PapercopilotReader:
     name = "papercopilot"
-    version = 1
+    version = 2                   # 2: review scores and countries
 
     def sniff(self, src: SourceFile) -> bool:
         if NAME_RE.match(src.stem) and src.basename.lower().split(".")[1:2] == ["json"]:
@@ -104,7 +110,9 @@ class PapercopilotReader:
         links, ids = self._links_ids(r, conf, venue)
         rid = r.get("id")
         key = clean(rid) if isinstance(rid, (str, int)) and not isinstance(rid, bool) else ""
-        extra = {k: v for k, v in r.items() if k not in _MODELED and v not in ("", None, [], -1)}
+        review = reviews.from_lists(r)
+        extra = {k: v for k, v in r.items() if k not in _MODELED and v not in ("", None, [], -1)
+                 and not (review is not None and _is_score_field(k, r))}
         if raw_status and raw_status.lower() != (status or ""):
             extra["status_raw"] = raw_status
         award = r.get("award")
@@ -116,7 +124,7 @@ class PapercopilotReader:
             links=links, ids=ids, citations=nz.count(r.get("gs_citation")),
             bibtex=(r.get("bibtex") or "").strip() or None, tldr=nz.text_or_none(r.get("tldr")),
             award=(clean(award) if isinstance(award, str) else ("award" if award is True else None)) or None,
-            extra=extra,
+            review=review, countries=reviews.countries(r.get("aff_country_unique")), extra=extra,
         )
 
     def _links_ids(self, r: dict[str, Any], conf: str, venue: str) -> tuple[dict[str, str], dict[str, str]]:

@@ -7,12 +7,13 @@ from .browse import BrowseMixin, ListFilter
 from .docs import DocsMixin, IndexDoc
 from .ingest import FileCounts, FileState, IngestMixin, PaperCounts, encode_record, record_block
 from .read import ReadMixin
+from .reviews import ReviewsMixin
 from .topics import TopicDoc, TopicsMixin
 
 STORE_FILE = "paperlist.db"        # the store's file in a home (paperlist.service.Home)
 
 
-class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin, TopicsMixin):
+class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin, TopicsMixin, ReviewsMixin):
     """A paperlist SQLite store. ``Store(path)`` creates or migrates it; ``readonly=True`` opens
     an existing one for serving."""
 

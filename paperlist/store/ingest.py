@@ -198,7 +198,7 @@ class IngestMixin(StoreBase):
         for pid in ids:
             self._touched_authors.update(r[0] for r in db.execute(
                 "SELECT author_key FROM paper_authors WHERE paper_id=?", (pid,)))
-            for table in ("paper_authors", "links", "keywords", "paper_ids"):
+            for table in ("paper_authors", "links", "keywords", "paper_ids", "paper_reviews"):
                 db.execute(f"DELETE FROM {table} WHERE paper_id=?", (pid,))  # noqa: S608 - fixed names
 
     def _write_papers(self, db: sqlite3.Connection, papers: list[tuple[Paper, str]], block: str) -> None:
@@ -207,15 +207,16 @@ class IngestMixin(StoreBase):
         db.executemany(
             "INSERT OR REPLACE INTO papers (id, block, venue, family, year, title, title_plain, abstract,"
             " abstract_plain, track, status, accepted, primary_area, citations, bibtex, tldr, summary_zh,"
-            " award, n_authors, biblio, institutions, ids, sources, provenance, hash, updated_at)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " award, n_authors, biblio, institutions, ids, sources, provenance, hash, updated_at, countries)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(p.id, block, p.venue, venue_registry.family(p.venue), p.year, p.title,
               None if p.title_plain == p.title else p.title_plain, p.abstract,
               None if p.abstract_plain == p.abstract else p.abstract_plain, p.track, p.status,
               int(p.accepted), p.primary_area, p.citations, p.bibtex, p.tldr, p.summary_zh, p.award,
               len(p.authors), _dumps(p.biblio).decode(),
               _dumps(p.institutions).decode() if p.institutions else None, _dumps(p.ids).decode(),
-              _dumps(p.sources).decode(), _dumps(p.provenance).decode(), h, now) for p, h in papers])
+              _dumps(p.sources).decode(), _dumps(p.provenance).decode(), h, now,
+              _dumps(p.countries).decode() if p.countries else None) for p, h in papers])
         db.executemany("INSERT INTO paper_authors VALUES (?,?,?,?,?,?)",
                        [(p.id, i, a.key, a.name, a.affiliation, a.orcid)
                         for p, _ in papers for i, a in enumerate(p.authors)])
@@ -226,6 +227,12 @@ class IngestMixin(StoreBase):
                        [(p.id, i, k) for p, _ in papers for i, k in enumerate(p.keywords)])
         db.executemany("INSERT OR IGNORE INTO paper_ids VALUES (?,?,?)",
                        [(k, v, p.id) for p, _ in papers for k, v in p.ids.items()])
+        db.executemany(
+            "INSERT OR REPLACE INTO paper_reviews (paper_id, venue, year, n, rating, confidence, ratings,"
+            " confidences, dims, from_mean, source) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            [(p.id, p.venue, p.year, r.count, r.mean, r.confidence_mean, _dumps(r.ratings).decode(),
+              _dumps(r.confidences).decode(), _dumps(r.dims).decode(), int(r.from_mean),
+              p.provenance.get("review", "")) for p, _ in papers if (r := p.review) is not None])
 
     def _retire(self, db: sqlite3.Connection, stale: list[str], old_owner: dict[tuple[str, str], str],
                 new_owner: dict[tuple[str, str], str]) -> None:

@@ -6,8 +6,9 @@ import sqlite3
 
 import orjson
 
-from ..models import Author, Paper, Record
+from ..models import Author, Paper, Record, Review
 from .base import StoreBase
+from .reviews import review_from_row
 from .rows import CorpusStats, CoverageRow, VenueRow
 
 
@@ -85,8 +86,14 @@ class ReadMixin(StoreBase):
             citations=row["citations"], bibtex=row["bibtex"], tldr=row["tldr"], summary_zh=row["summary_zh"],
             award=row["award"], biblio=orjson.loads(row["biblio"]),
             institutions=orjson.loads(row["institutions"]) if row["institutions"] else [],
+            countries=orjson.loads(row["countries"]) if row["countries"] else [],
+            review=self._review(pid),
             sources=orjson.loads(row["sources"]), provenance=orjson.loads(row["provenance"]),
         )
+
+    def _review(self, paper_id: str) -> Review | None:
+        r = self.db.execute("SELECT * FROM paper_reviews WHERE paper_id=?", (paper_id,)).fetchone()
+        return review_from_row(r) if r is not None else None
 
     def paper_records(self, paper_id: str) -> list[Record]:
         """The source records merged into a paper (with every field the sources gave)."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from ..models import Review
+
 
 class CorpusStats(TypedDict):
     """The corpus figures (``Store.stats``)."""
@@ -117,3 +119,24 @@ class AuthorRow(TypedDict):
     key: str
     name: str
     papers: int
+
+
+class ReviewRank(TypedDict):
+    """A rated paper's place in its venue-year by mean rating: 1 = the highest of ``rated``."""
+
+    rank: int
+    rated: int
+
+
+class StatsPaper(TypedDict):
+    """What the venue-year statistics read of a paper (``iter_stats_papers``)."""
+
+    id: str
+    venue: str
+    year: int
+    status: str | None
+    accepted: bool
+    institutions: list[str]
+    countries: list[str]
+    review: Review | None
+    review_source: str | None

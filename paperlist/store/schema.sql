@@ -78,7 +78,8 @@ CREATE TABLE IF NOT EXISTS papers (
     sources        TEXT NOT NULL,             -- JSON list of record refs
     provenance     TEXT NOT NULL,             -- JSON {field: file key}; unmodeled fields stay in records
     hash           TEXT NOT NULL,
-    updated_at     TEXT NOT NULL
+    updated_at     TEXT NOT NULL,
+    countries      TEXT                       -- JSON list of the authors' countries (a source's list)
 );
 CREATE INDEX IF NOT EXISTS papers_block ON papers(block);
 CREATE INDEX IF NOT EXISTS papers_venue_year ON papers(venue, year, status);
@@ -159,3 +160,32 @@ CREATE TABLE IF NOT EXISTS paper_topics (
     PRIMARY KEY (paper_id, topic)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS paper_topics_topic ON paper_topics(topic, year, venue);
+
+-- Review scores of a paper, from the one source merge chose (provenance "review"). Written with the
+-- paper. rating / confidence are the means (computed from the lists when they are there; the
+-- source's mean when from_mean); NULL = unknown. rank / rated: the paper's place by mean rating
+-- among the rated papers of its venue-year (1 = highest), derived with venue_year_stats.
+CREATE TABLE IF NOT EXISTS paper_reviews (
+    paper_id    TEXT PRIMARY KEY,
+    venue       TEXT NOT NULL,
+    year        INTEGER NOT NULL,
+    n           INTEGER,                      -- number of ratings
+    rating      REAL,
+    confidence  REAL,
+    ratings     TEXT NOT NULL,                -- JSON list, the reviews' order
+    confidences TEXT NOT NULL,                -- JSON list
+    dims        TEXT NOT NULL,                -- JSON {dimension: [scores]}
+    from_mean   INTEGER NOT NULL,             -- 1: the source gave only the mean
+    source      TEXT NOT NULL,                -- the file key it came from
+    rank        INTEGER,
+    rated       INTEGER
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS paper_reviews_venue_year ON paper_reviews(venue, year, rating);
+
+-- Statistics of each venue-year (paperlist/stats), JSON, rebuilt whole after an ingest.
+CREATE TABLE IF NOT EXISTS venue_year_stats (
+    venue TEXT NOT NULL,
+    year  INTEGER NOT NULL,
+    data  TEXT NOT NULL,
+    PRIMARY KEY (venue, year)
+) WITHOUT ROWID;

@@ -26,6 +26,7 @@ from .. import exports
 from ..models import STATUSES
 from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS
 from ..service import Home, list_request, search_request
+from ..service import conference_stats as cs
 from ..service import papers as sp
 from ..service import search as ss
 from ..service import topics as st
@@ -262,6 +263,18 @@ async def conference(
         ids = [r["id"] for r in h.store.recent_papers(key, FEED_SIZE)]
         return _feed(request, ids, f"paperlist: {d['venue']['short']}", d["venue"]["href"])
     return send(request, d)
+
+
+@router.get("/conferences/{venue}/{year}/stats", response_model=m.ConferenceStats, tags=["conferences"],
+            summary="A conference-year's statistics", responses={**_ERRORS, **_MOVED})
+async def conference_stats(
+    request: Request, venue: Annotated[str, Path(description="Venue key or alias.")],
+    year: Annotated[str, Path(description="Four-digit year.", pattern=r"^\d{4}$")],
+) -> Response:
+    """Submissions and decisions (acceptance rate where the sources list rejected papers); where
+    reviews exist, mean ratings by decision, their histogram, the acceptance rate per rating bin
+    and the rating-confidence correlation; top institutions, countries and authors."""
+    return send(request, cs.conference_stats(home(request), venue, year))
 
 
 @router.get("/conferences/{venue}/{year}", response_model=m.VenueYearList, tags=["conferences"],

@@ -6,12 +6,13 @@ OpenAPI document, and a test checks that the two agree.
 
 One module per resource, as ``web/api_models``: ``common`` (format links, author and venue
 references, a paper in a list, links, pagination), ``papers``, ``search``, ``venues`` (venues,
-venue-years, coverage, stats), ``topics`` and ``authors``. Every type is re-exported here.
+venue-years, coverage, stats), ``topics``, ``authors`` and ``reviews``. Every type is re-exported here.
 """
 
 from .authors import AuthorDetail, AuthorVenue, Coauthor
 from .common import AuthorRef, ExternalId, FormatLinks, Link, Pagination, PaperAuthor, PaperSummary, VenueRef
 from .papers import PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
+from .reviews import ConferenceStats, ReviewPlace, ReviewScores
 from .search import Facets, FacetValue, SearchHit, SearchQuery, SearchResponse
 from .topics import (
     TopicArea,
@@ -34,6 +35,7 @@ from .venues import (
     VenueDetail,
     VenueInfo,
     VenueList,
+    VenueStatsRow,
     VenueSummary,
     VenueYearList,
     VenueYearRow,
@@ -42,6 +44,7 @@ from .venues import (
 )
 
 __all__ = [
+    "ConferenceStats", "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "AuthorDetail",
     "AuthorRef",
     "AuthorVenue",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from .common import ExternalId, Link, PaperAuthor, PaperSummary
+from .reviews import ReviewPlace, ReviewScores
 from .topics import TopicRef
 
 
@@ -41,6 +42,8 @@ class PaperFields(TypedDict):
     primary_area: str | None
     citations: int | None
     institutions: list[str]
+    countries: list[str]
+    review: ReviewScores | None
     links: list[Link]
     ids: list[ExternalId]
     bibtex: str
@@ -60,6 +63,7 @@ class PaperDetail(PaperFields):
     topics: list[TopicRef]
     similar: list[SimilarPaper]
     similar_method: str
+    review_place: ReviewPlace | None
 
 
 class SimilarPapers(TypedDict):

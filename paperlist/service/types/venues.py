@@ -60,11 +60,26 @@ class VenueInfo(TypedDict):
     accepted: int
 
 
+class VenueStatsRow(TypedDict):
+    """One year of a venue, as the venue page compares them."""
+
+    year: int
+    href: str                        # the year's statistics page
+    papers: int
+    accepted: int
+    listing: str
+    acceptance_rate: float | None
+    rated: int                       # papers with a mean rating
+    mean_rating: float | None
+    accepted_mean_rating: float | None
+
+
 class VenueDetail(TypedDict):
     venue: VenueInfo
     years: list[VenueYearRow]
     totals: dict[str, int]
     related: list[VenueSummary]
+    stats: list[VenueStatsRow]             # the figures year over year, newest first
     links: FormatLinks
 
 

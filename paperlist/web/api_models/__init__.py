@@ -27,6 +27,16 @@ from .common import (
     optional_key,
 )
 from .papers import Paper, PaperVenue, SimilarPaper, SimilarPapers
+from .reviews import (
+    ConferenceStats,
+    DimensionFigures,
+    Ranked,
+    RankedAuthor,
+    RatingBin,
+    RatingFigures,
+    ReviewPlace,
+    ReviewScores,
+)
 from .search import (
     Facets,
     FacetValue,
@@ -61,6 +71,7 @@ from .venues import (
     VenueDetail,
     VenueInfo,
     VenueList,
+    VenueStatsRow,
     VenueSummary,
     VenueYearList,
     VenueYearRow,
@@ -69,6 +80,8 @@ from .venues import (
 )
 
 __all__ = [
+    "ConferenceStats", "DimensionFigures", "Ranked", "RankedAuthor", "RatingBin", "RatingFigures",
+    "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "ApiIndex",
     "AuthorDetail",
     "AuthorRef",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .common import ExternalId, Link, Model, PaperAuthor, PaperSummary, VenueRef
+from .reviews import ReviewPlace, ReviewScores
 from .topics import TopicRef
 
 
@@ -40,6 +41,8 @@ class Paper(Model):
         "The authors' institutions as a source lists them for the paper, not matched to authors "
         "(e.g. ICML 2026, whose authors are not known yet)."))
     citations: int | None
+    countries: list[str] = Field(description="The authors' countries as a source lists them.")
+    review: ReviewScores | None = Field(description="Review scores, where a source gives them.")
     links: list[Link]
     ids: list[ExternalId]
     bibtex: str = Field(description="The source's BibTeX when it parses, else one generated from the fields.")
@@ -52,6 +55,7 @@ class Paper(Model):
                                         description="Similar papers (see /papers/{id}/similar).")
     similar_method: str = Field(description="How `similar` was found: `vectors`, `text` or `none` "
                                             "(as /papers/{id}/similar says).")
+    review_place: ReviewPlace | None = Field(description="Where its mean rating sits in its conference-year.")
 
 
 class SimilarPaper(PaperSummary):

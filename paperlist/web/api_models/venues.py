@@ -67,11 +67,24 @@ class VenueInfo(VenueRef):
     accepted: int
 
 
+class VenueStatsRow(Model):
+    year: int
+    href: str = Field(description="The year's statistics page.")
+    papers: int
+    accepted: int
+    listing: str
+    acceptance_rate: float | None
+    rated: int
+    mean_rating: float | None
+    accepted_mean_rating: float | None
+
+
 class VenueDetail(Model):
     venue: VenueInfo
     years: list[VenueYearRow] = Field(description="Newest year first.")
     totals: dict[str, int]
     related: list[VenueSummary] = Field(description="The parent venue and sub-venues (Findings, workshops).")
+    stats: list[VenueStatsRow] = Field(description="The figures year over year, newest first.")
     links: FormatLinks
 
 

@@ -1,0 +1,95 @@
+"""Reads and writes for peer review: a paper's review scores, the inputs of the venue-year
+statistics (paperlist/stats), and the statistics themselves (derived, rebuilt whole)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+
+import orjson
+
+from ..models import Review
+from .base import StoreBase
+from .rows import ReviewRank, StatsPaper
+
+
+def review_from_row(r: sqlite3.Row) -> Review:
+    return Review(ratings=orjson.loads(r["ratings"]), confidences=orjson.loads(r["confidences"]),
+                  dims=orjson.loads(r["dims"]), mean=r["rating"], confidence_mean=r["confidence"],
+                  count=r["n"], from_mean=bool(r["from_mean"]))
+
+
+class ReviewsMixin(StoreBase):
+    # --- one paper ----------------------------------------------------------------------------
+    def paper_review(self, paper_id: str) -> tuple[Review, str, ReviewRank | None] | None:
+        """A paper's review, the file it came from, and its place in its venue-year (None before
+        the statistics were derived)."""
+        r = self.db.execute("SELECT * FROM paper_reviews WHERE paper_id=?", (paper_id,)).fetchone()
+        if r is None:
+            return None
+        rank: ReviewRank | None = {"rank": r["rank"], "rated": r["rated"]} if r["rank"] else None
+        return review_from_row(r), r["source"], rank
+
+    def paper_ratings(self, ids: list[str]) -> dict[str, float]:
+        """Mean rating of each of these papers that has one."""
+        out: dict[str, float] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            out.update(self.db.execute(
+                f"SELECT paper_id, rating FROM paper_reviews WHERE rating IS NOT NULL"
+                f" AND paper_id IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+        return out
+
+    # --- statistics inputs --------------------------------------------------------------------
+    def iter_stats_papers(self) -> Iterator[StatsPaper]:
+        """Every paper with what the venue-year statistics count, ordered by venue, year, id."""
+        for r in self.db.execute(
+                "SELECT p.id, p.venue, p.year, p.status, p.accepted, p.institutions, p.countries,"
+                " r.n, r.rating, r.confidence, r.ratings, r.confidences, r.dims, r.from_mean, r.source"
+                " FROM papers p LEFT JOIN paper_reviews r ON r.paper_id = p.id"
+                " ORDER BY p.venue, p.year, p.id"):
+            yield {"id": r[0], "venue": r[1], "year": r[2], "status": r[3], "accepted": bool(r[4]),
+                   "institutions": orjson.loads(r[5]) if r[5] else [],
+                   "countries": orjson.loads(r[6]) if r[6] else [],
+                   "review": None if r[10] is None else Review(
+                       ratings=orjson.loads(r[10]), confidences=orjson.loads(r[11]), dims=orjson.loads(r[12]),
+                       mean=r[8], confidence_mean=r[9], count=r[7], from_mean=bool(r[13])),
+                   "review_source": r[14]}
+
+    def iter_stats_authors(self) -> Iterator[tuple[str, str, int, str, str, str | None]]:
+        """(venue, year, paper id, author key, name, affiliation) of every authorship, ordered
+        by venue, year, paper id and position."""
+        yield from self.db.execute(
+            "SELECT p.venue, p.year, a.paper_id, a.author_key, a.name, a.affiliation"
+            " FROM paper_authors a JOIN papers p ON p.id = a.paper_id"
+            " ORDER BY p.venue, p.year, a.paper_id, a.position")
+
+    # --- statistics (derived) -----------------------------------------------------------------
+    def replace_stats(self, rows: Iterable[tuple[str, int, str]], ranks: Iterable[tuple[int, int, str]],
+                      fingerprint: str) -> int:
+        """Every venue-year's statistics (venue, year, JSON) and every rated paper's (rank, rated,
+        id), in one transaction with the fingerprint of the papers they were computed from."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM venue_year_stats")
+            db.execute("UPDATE paper_reviews SET rank = NULL, rated = NULL")
+            n = 0
+            for venue, year, data in rows:
+                db.execute("INSERT INTO venue_year_stats VALUES (?,?,?)", (venue, year, data))
+                n += 1
+            db.executemany("UPDATE paper_reviews SET rank = ?, rated = ? WHERE paper_id = ?", ranks)
+            self.set_meta(db, "stats_fingerprint", fingerprint)
+        return n
+
+    def stats_fingerprint(self) -> str | None:
+        return self.meta("stats_fingerprint")
+
+    def venue_year_stats(self, venue: str, year: int) -> str | None:
+        """The statistics of a venue-year as stored (JSON), or None."""
+        r = self.db.execute("SELECT data FROM venue_year_stats WHERE venue=? AND year=?",
+                            (venue, year)).fetchone()
+        return str(r[0]) if r else None
+
+    def venue_stats(self, venue: str) -> list[tuple[int, str]]:
+        """(year, JSON) of every year of a venue, oldest first."""
+        return [(y, d) for y, d in self.db.execute(
+            "SELECT year, data FROM venue_year_stats WHERE venue=? ORDER BY year", (venue,))]
