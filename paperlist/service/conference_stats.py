@@ -23,7 +23,8 @@ def conference_stats(home: Home, venue_name: str, year_s: str) -> ConferenceStat
     key, year, row = venue_year(home, venue_name, year_s, "/stats")
     f = figures(home, key, year)
     if f is None:
-        raise Unavailable(N_("The statistics are not computed yet; they are after the next ingest."))
+        raise Unavailable(N_(
+            "The statistics for this conference-year are not computed yet; the next ingest computes them."))
     years = _years_with_stats(home, key)
     earlier = [y for y in years if y < year]
     later = [y for y in years if y > year]
