@@ -53,6 +53,7 @@ class Hit:
     # snippet of the plain abstract, HTML-escaped, <mark> on matches; "" if none
     abstract_html: str
     score: float
+    rating: float | None = None     # mean review rating, None when no source gives reviews
 
 
 @dataclass(slots=True)

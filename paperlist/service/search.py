@@ -51,7 +51,7 @@ def hit_data(h: Hit) -> SearchHit:
             "authors": [{"name": n, "key": k} for n, k in zip(h.authors, h.author_keys, strict=True)],
             "venue": h.venue, "venue_short": h.venue_short, "year": h.year, "status": h.status,
             "accepted": h.accepted, "track": h.track, "citations": h.citations,
-            "snippet_html": str(only_marks(h.abstract_html)), "score": round(h.score, 4)}
+            "rating": h.rating, "snippet_html": str(only_marks(h.abstract_html)), "score": round(h.score, 4)}
 
 
 def request_params(r: SearchRequest, **change: Any) -> list[tuple[str, Any]]:

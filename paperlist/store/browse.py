@@ -13,6 +13,7 @@ from .rows import AuthorRow, Card, VenueYear, YearSourceFile
 # Card columns: what a paper list shows. The abstract is cut in SQL (a list shows two lines of it).
 _CARD_COLS = ("id, venue, year, title, coalesce(title_plain, title) AS title_plain, status, accepted, track,"
               " award, citations, updated_at,"
+              " (SELECT r.rating FROM paper_reviews r WHERE r.paper_id = papers.id) AS rating,"
               " substr(coalesce(abstract_plain, abstract), 1, 420) AS abstract_head")
 # How a conference-year list is ordered: the most selective status first, then by title.
 _STATUS_ORDER = ("CASE status WHEN 'oral' THEN 0 WHEN 'spotlight' THEN 1 WHEN 'highlight' THEN 2"
@@ -35,7 +36,7 @@ def _card(r: sqlite3.Row) -> Card:
     return {"id": r["id"], "venue": r["venue"], "year": r["year"], "title": r["title"],
             "title_plain": r["title_plain"], "status": r["status"], "accepted": r["accepted"],
             "track": r["track"], "award": r["award"], "citations": r["citations"],
-            "updated_at": r["updated_at"], "abstract_head": r["abstract_head"], "authors": []}
+            "rating": r["rating"], "updated_at": r["updated_at"], "abstract_head": r["abstract_head"], "authors": []}
 
 
 def _like(word: str) -> str:

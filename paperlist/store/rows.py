@@ -86,6 +86,7 @@ class Card(TypedDict):
     track: str | None
     award: str | None
     citations: int | None
+    rating: float | None        # the mean review rating (paper_reviews), None when none is known
     updated_at: str
     abstract_head: str | None   # the first 420 characters of the plain abstract
     authors: list[CardAuthor]

@@ -36,6 +36,7 @@ class PaperSummary(TypedDict):
     track: str | None
     award: str | None
     citations: int | None
+    rating: float | None             # mean review rating, None when no source gives reviews
     abstract_head: str
 
 

@@ -21,6 +21,7 @@ class SearchHit(TypedDict):
     accepted: bool
     track: str | None
     citations: int | None
+    rating: float | None             # mean review rating, None when no source gives reviews
     snippet_html: str
     score: float
 

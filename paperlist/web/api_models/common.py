@@ -58,6 +58,8 @@ class PaperBrief(Model):
     accepted: bool
     track: str | None = None
     citations: int | None = None
+    rating: float | None = Field(None, description="Mean review rating (the mean of the reviewers' "
+                                                   "ratings), null where no source gives reviews.")
 
 
 class PaperSummary(PaperBrief):
