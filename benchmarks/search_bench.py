@@ -2,7 +2,7 @@
 
 Times a full library call — ``Searcher.search``: parse, rank, total, facets over the whole match
 set, 20 hits with highlighted title and abstract snippet — over a fixed mix of topical, author,
-title, filtered and browse queries, and prints p50 / p95 / p99 of wall time and of the process's
+title, filtered (venue, year, status, rating; two sorted by rating) and browse queries, and prints p50 / p95 / p99 of wall time and of the process's
 CPU time (the machine is shared: CPU time shows our cost without other tenants' load; it counts
 both threads when a page is ranked on a second core while the facets are counted).
 ``--sequential`` runs everything on the calling thread (what a fully loaded server gets).
@@ -45,7 +45,10 @@ FILTERED = [
     "diffusion venue:iclr", "transformer year:2023", "robot learning venue:corl year:2022..2024",
     "venue:neurips year:2023 status:oral", "status:spotlight language", "-survey large language models",
     '"graph neural network" year:>=2021', "family:acl", "venue:cvpr year:2024",
+    "rating:>=6 venue:iclr year:2023", "diffusion rating:5..7",
 ]
+# (query, sort): filtered queries under a sort other than relevance
+SORTED = [("venue:iclr year:2023", "rating"), ("diffusion models", "rating")]
 TYPING = ["graph neural netw", "diffusion mod", "reinforcment learning", "atention is all you need", "transfomer"]
 
 
@@ -79,22 +82,23 @@ def main() -> None:
         print(f"index build ({rep.papers:,} papers, {args.build} runs): wall median {statistics.median(walls):.1f} s"
               f" (max {max(walls):.1f} s), CPU median {statistics.median(cpus):.1f} s")
 
-    mix = ([("topical", q) for q in TOPICAL] + [("author", q) for q in AUTHORS]
-           + [("title", q) for q in titles(store, 20, 3)] + [("filtered", q) for q in FILTERED]
-           + [("typing", q) for q in TYPING])
+    mix = ([("topical", q, "relevance") for q in TOPICAL] + [("author", q, "relevance") for q in AUTHORS]
+           + [("title", q, "relevance") for q in titles(store, 20, 3)]
+           + [("filtered", q, "relevance") for q in FILTERED] + [("filtered", q, s) for q, s in SORTED]
+           + [("typing", q, "relevance") for q in TYPING])
     searcher = Searcher.open(home)
     searcher.parallel = not args.sequential
     searcher.warm()
-    for _, q in mix:                                       # warm caches (and the vocabulary)
-        searcher.search(SearchRequest(q=q, per_page=20))
+    for _, q, sort in mix:                                 # warm caches (and the vocabulary)
+        searcher.search(SearchRequest(q=q, sort=sort, per_page=20))
     rng = random.Random(1)
     wall: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
     for _ in range(args.rounds):
         order = mix[:]
         rng.shuffle(order)
-        for kind, q in order:
-            req = SearchRequest(q=q, per_page=20)
+        for kind, q, sort in order:
+            req = SearchRequest(q=q, sort=sort, per_page=20)
             c0, t0 = time.process_time(), time.perf_counter()
             searcher.search(req)
             w, c = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000

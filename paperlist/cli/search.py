@@ -35,8 +35,12 @@ The query language (also in the README):
   family:acl                     ACL and its Findings (venue:acl is the main conference)
   year:2024  year:2020..2024  year:>=2022
   status:oral  accepted:true  track:main
+  rating:>=6  rating:>6  rating:<5  rating:5..6  rating:5.5..
+                                 mean review rating; rating:6 means at least 6
+                                 (rating:=6 exactly); unrated papers never match
   -venue:cvpr  -status:rejected  negate a filter
-Malformed syntax (an unbalanced quote, an unknown field, a bad year) is searched as text.
+Malformed syntax (an unbalanced quote, an unknown field, a bad year or rating) is searched
+as text. --sort rating lists the highest mean rating first, unrated papers last.
 An empty query with filters lists papers: orals first, then spotlights, posters ..., by title.
 
 \b
@@ -44,6 +48,7 @@ Examples:
   paperlist search attention is all you need
   paperlist search 'author:"Kaiming He" year:2015..2017'
   paperlist search diffusion --venue iclr --year 2023 --status oral --json
+  paperlist search --venue iclr --year 2023 --rating '>=6' --sort rating
   paperlist search --batch queries.txt --limit 5 > results.jsonl
 """
 
@@ -54,6 +59,8 @@ Examples:
 @click.option("--year", "year", metavar="Y|A..B", help="A year or an inclusive range.")
 @click.option("--status", "statuses", multiple=True, metavar="S",
               help="oral, spotlight, poster ... (repeatable).")
+@click.option("--rating", "rating", metavar="R",
+              help="Mean review rating: 6 or >=6 (at least), >6, <5, <=5.5, =6, 5..6, 5.5.. .")
 @click.option("--sort", type=click.Choice(SORTS), default="relevance", show_default=True)
 @click.option("--topic", "topics", multiple=True, metavar="SLUG",
               help="Topic or area slug (repeatable; OR-ed).")
@@ -68,10 +75,11 @@ Examples:
               help="Read one query per line ('-' for stdin); print one JSON object per line, in order.")
 @with_home
 def search_cmd(query: tuple[str, ...], venues: tuple[str, ...], year: str | None, statuses: tuple[str, ...],
-               sort: str, topics: tuple[str, ...], mode: str, limit: int, page: int, as_json: bool,
-               batch: TextIO | None) -> None:
+               rating: str | None, sort: str, topics: tuple[str, ...], mode: str, limit: int, page: int,
+               as_json: bool, batch: TextIO | None) -> None:
     def request(q: str, batch: bool = False) -> SearchRequest:
-        return search_request(q=q, venues=venues, year=year, statuses=statuses, topics=topics, sort=sort,
+        return search_request(q=q, venues=venues, year=year, statuses=statuses, topics=topics, rating=rating,
+                              sort=sort,
                               mode=mode, page=page, per_page=limit, facets=not batch, snippets=not batch)
 
     try:
@@ -137,7 +145,8 @@ def _print_result(res: SearchResult) -> None:
     for i, h in enumerate(res.hits, start + 1):
         click.echo(f"{i:>3}. {_terminal(h.title_html)}")
         authors = ", ".join(h.authors[:4]) + (" et al." if len(h.authors) > 4 else "")
-        meta = f"{h.venue_short} {h.year}" + (f" · {h.status}" if h.status else "")
+        meta = (f"{h.venue_short} {h.year}" + (f" · {h.status}" if h.status else "")
+                + (f" · rating {h.rating:.2f}" if h.rating is not None else ""))
         click.echo(f"     {authors or '(no authors listed)'} · {meta}   [{h.id}]")
     for dim, label in (("venue", "venues:"), ("year", "years:"), ("status", "status:")):
         vals = res.facets.get(dim) or []

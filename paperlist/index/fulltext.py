@@ -7,6 +7,7 @@ search).
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import time
@@ -25,7 +26,7 @@ from ..text import title_key
 from . import analyzers, generations
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
-INDEX_VERSION = 10
+INDEX_VERSION = 11             # 11: the mean review rating (rating, rating_rank)
 INFO_FILE = "paperlist.json"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
@@ -88,6 +89,9 @@ def schema() -> tantivy.Schema:
     sb.add_integer_field("citations", fast=True)
     sb.add_integer_field("browse_rank", fast=True)                # status, then title (global order)
     sb.add_integer_field("title_rank", fast=True)                 # title A-Z, then newest
+    # mean review rating: only rated papers have a value (a range never matches an unrated one)
+    sb.add_float_field("rating", indexed=True, fast=True)
+    sb.add_integer_field("rating_rank", fast=True)                # highest mean first, unrated last
     sb.add_float_field("prior", fast=True)                        # accepted and newer papers first: prior()
     # everything a Hit shows, as one JSON blob (one stored field decodes fastest)
     sb.add_bytes_field("doc", stored=True)
@@ -187,11 +191,12 @@ def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int]
     into the writer (never all in memory). A large writer heap keeps tantivy from flushing many
     small segments that it would then have to merge: that halves the build time."""
     keys = list(store.iter_sort_keys())
-    titles = [" ".join(analyzers.word_tokens(t)) for _, _, _, t in keys]
+    titles = [" ".join(analyzers.word_tokens(t)) for _, _, _, t, _ in keys]
     browse = _ranks([(STATUS_ORDER.get(st, len(STATUS_ORDER)), titles[i], -y, pid)
-                     for i, (pid, st, y, _) in enumerate(keys)])
-    by_title = _ranks([(titles[i], -y, pid) for i, (pid, _, y, _) in enumerate(keys)])
-    position = {pid: i for i, (pid, _, _, _) in enumerate(keys)}
+                     for i, (pid, st, y, _, _) in enumerate(keys)])
+    by_title = _ranks([(titles[i], -y, pid) for i, (pid, _, y, _, _) in enumerate(keys)])
+    by_rating = rating_ranks([r for *_, r in keys], browse)
+    position = {pid: i for i, (pid, *_) in enumerate(keys)}
     del titles
     index = tantivy.Index(schema(), path=str(path), reuse=False)
     analyzers.register(index)
@@ -205,8 +210,9 @@ def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int]
                 i = len(browse)
                 browse.append(i)
                 by_title.append(i)
+                by_rating.append(i)
                 total += 1
-            writer.add_document(_document(d, browse[i], by_title[i]))
+            writer.add_document(_document(d, browse[i], by_title[i], by_rating[i]))
             n += 1
             if progress and (n % 20000 == 0 or n == total):
                 progress(n, total)
@@ -229,7 +235,15 @@ def _ranks(keys: list[tuple[object, ...]]) -> list[int]:
     return ranks
 
 
-def _document(d: IndexDoc, browse_rank: int, title_rank: int) -> tantivy.Document:
+def rating_ranks(ratings: list[float | None], browse: list[int]) -> list[int]:
+    """The ``rating_rank`` of each paper: highest mean rating first, ties in browse order (status,
+    title, newest), then every unrated paper (in browse order). A rank, not the rating itself,
+    orders the ``rating`` sort: ties are stable across builds and unrated papers need no sentinel."""
+    known = [r if r is not None and math.isfinite(r) else None for r in ratings]
+    return _ranks([(r is None, -(r or 0.0), browse[i]) for i, r in enumerate(known)])
+
+
+def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int) -> tantivy.Document:
     title = d.title_plain or d.title
     doc = tantivy.Document()
     doc.add_text("id", d.id)
@@ -265,11 +279,16 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int) -> tantivy.Documen
     doc.add_integer("citations", d.citations if d.citations is not None else NO_CITATIONS)
     doc.add_integer("browse_rank", browse_rank)
     doc.add_integer("title_rank", title_rank)
+    rating = d.rating if d.rating is not None and math.isfinite(d.rating) else None
+    if rating is not None:
+        doc.add_float("rating", float(rating))
+    doc.add_integer("rating_rank", rating_rank)
     doc.add_float("prior", prior(d.year, d.accepted, d.venue))
     doc.add_bytes("doc", orjson.dumps({
         "id": d.id, "title": d.title, "title_plain": title, "authors": [a[0] for a in d.authors],
         "author_keys": [a[1] for a in d.authors], "venue": d.venue, "year": d.year, "status": d.status,
-        "accepted": d.accepted, "track": d.track, "citations": d.citations, "abstract": d.abstract_plain}))
+        "accepted": d.accepted, "track": d.track, "citations": d.citations, "rating": rating,
+        "abstract": d.abstract_plain}))
     return doc
 
 

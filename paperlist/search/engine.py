@@ -328,7 +328,7 @@ def _hits(s: tantivy.Searcher, plan: Plan, addrs: list[tuple[Any, tantivy.DocAdd
             venue_short=fulltext.venue_label(d["venue"]), year=d["year"], status=d["status"],
             accepted=d["accepted"], track=d["track"], citations=d["citations"],
             abstract_html=hl.snippet(d["abstract"] or "") if hl else "",
-            score=float(score) if isinstance(score, float) else 0.0))
+            score=float(score) if isinstance(score, float) else 0.0, rating=d.get("rating")))
     return out
 
 

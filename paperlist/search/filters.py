@@ -11,11 +11,11 @@ from __future__ import annotations
 import tantivy
 from tantivy import FieldType, Occur, Query
 
-from .query import Filters
+from .query import Filters, RatingRange
 
 
 def filter_queries(schema: tantivy.Schema, f: Filters) -> dict[str, list[tuple[Occur, Query]]]:
-    """Per dimension ("venue", "year", "status", "accepted", "track", "topic"), the clauses that
+    """Per dimension ("venue", "year", "status", "accepted", "rating", "track", "topic"), the clauses that
     restrict to it. Every clause scores 0, so filters never change the ranking."""
     out: dict[str, list[tuple[Occur, Query]]] = {}
 
@@ -50,6 +50,8 @@ def filter_queries(schema: tantivy.Schema, f: Filters) -> dict[str, list[tuple[O
         add("track", Occur.Must, terms("track", f.tracks))
     if f.not_tracks:
         add("track", Occur.MustNot, terms("track", f.not_tracks))
+    if (r := f.rating_range()) is not None:
+        add("rating", Occur.Must, rating_range(schema, r))
     if f.topics:
         add("topic", Occur.Must, terms("topic", f.topics))
     if f.not_topics:
@@ -61,6 +63,14 @@ def year_range(schema: tantivy.Schema, lo: int | None, hi: int | None) -> Query:
     if lo is None and hi is None:
         return Query.all_query()
     return Query.range_query(schema, "year", FieldType.Integer, lo, hi)
+
+
+def rating_range(schema: tantivy.Schema, r: RatingRange) -> Query:
+    """Papers whose mean rating is within ``r``: only rated papers have a ``rating`` value, so an
+    unrated paper matches no range."""
+    return Query.range_query(schema, "rating", FieldType.Float, r.lo, r.hi,
+                             include_lower=r.lo is None or not r.lo_exclusive,
+                             include_upper=r.hi is None or not r.hi_exclusive)
 
 
 def combine(text: Query | None, clauses: list[tuple[Occur, Query]]) -> Query:

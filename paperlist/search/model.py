@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypedDict
 
-SORTS = ("relevance", "newest", "oldest", "title", "citations")
+# rating: highest mean review rating first, unrated papers last
+SORTS = ("relevance", "newest", "oldest", "title", "citations", "rating")
 # auto: hybrid for natural-language queries when vectors exist
 MODES = ("auto", "keyword", "semantic", "hybrid")
 MAX_PER_PAGE = 100
@@ -28,6 +29,10 @@ class SearchRequest:
     accepted: bool | None = None
     tracks: list[str] = field(default_factory=list)
     topics: list[str] = field(default_factory=list)    # topic slugs (once topics exist)
+    rating_min: float | None = None                    # mean review rating bounds; unrated papers never match
+    rating_max: float | None = None
+    rating_min_exclusive: bool = False                 # > rather than >= (the query language's rating:>6)
+    rating_max_exclusive: bool = False
     sort: str = "relevance"                            # one of SORTS; browse mode defaults to status, title
     page: int = 1
     per_page: int = 20
@@ -90,6 +95,10 @@ class InterpretedFilters(TypedDict, total=False):
     not_tracks: list[str]
     not_topics: list[str]
     not_years: list[tuple[int | None, int | None]]
+    rating_min: float
+    rating_max: float
+    rating_min_exclusive: bool
+    rating_max_exclusive: bool
 
 
 class TranslatedTerm(TypedDict):

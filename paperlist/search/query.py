@@ -9,10 +9,13 @@
     family:acl                          a venue with its in-family sub-venues (ACL + Findings of ACL)
     year:2024  year:2020..2024  year:>=2022  year:..2019
     status:oral  accepted:true  track:main  topic:<slug>
-    -venue:cvpr  -status:rejected       negate any filter
+    rating:>=6  rating:>6  rating:<5  rating:5..6  rating:5.5..  rating:=6
+                                        mean review rating (``rating:6`` = ``rating:>=6``); unrated
+                                        papers never match
+    -venue:cvpr  -status:rejected       negate any filter (but rating: say rating:<6)
 
 Parsing never fails. An unbalanced quote, an unknown field (``foo:bar``), an unknown venue or
-status, or a bad year range degrades to plain text and a note in ``ParsedQuery.notes``.
+status, or a bad year or rating degrades to plain text and a note in ``ParsedQuery.notes``.
 Queries are cut at ``MAX_QUERY_CHARS``.
 """
 
@@ -28,6 +31,7 @@ from ..models import STATUSES
 from .model import MAX_QUERY_CHARS, InterpretedFilters
 
 YEAR_MIN, YEAR_MAX = 1900, 2100
+RATING_MIN, RATING_MAX = 0.0, 100.0       # no review scale goes past 100 (sources/reviews.py)
 
 # field name as typed -> canonical field
 TEXT_FIELDS = {"title": "title", "ti": "title", "author": "authors", "authors": "authors", "au": "authors",
@@ -35,7 +39,8 @@ TEXT_FIELDS = {"title": "title", "ti": "title", "author": "authors", "authors": 
                "keywords": "keywords", "kw": "keywords"}
 FILTER_FIELDS = {"venue": "venue", "conf": "venue", "conference": "venue", "in": "venue",
                  "family": "family", "year": "year", "y": "year", "status": "status", "decision": "status",
-                 "accepted": "accepted", "track": "track", "topic": "topic"}
+                 "accepted": "accepted", "track": "track", "topic": "topic",
+                 "rating": "rating"}
 
 STATUS_ALIASES = {
     **{s: s for s in STATUSES},
@@ -52,6 +57,9 @@ _FIELD = re.compile(r"([A-Za-z_]+):")
 _YEAR = re.compile(r"^(\d{4})$")
 _YEAR_RANGE = re.compile(r"^(\d{4})?\s*(?:\.\.\.?|-|–|:)\s*(\d{4})?$")
 _YEAR_CMP = re.compile(r"^(>=|<=|>|<)(\d{4})$")
+_NUM = r"(\d+(?:\.\d+)?|\.\d+)"
+_RATING_CMP = re.compile(rf"^(>=|<=|>|<|=)?\s*{_NUM}$")
+_RATING_RANGE = re.compile(rf"^{_NUM}?\s*\.\.\.?\s*{_NUM}?$")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
@@ -83,6 +91,11 @@ class Filters:
     not_tracks: list[str] = field(default_factory=list)
     not_topics: list[str] = field(default_factory=list)
     not_years: list[tuple[int | None, int | None]] = field(default_factory=list)
+    # mean review rating; unrated papers never match. *_exclusive True: > / < instead of >= / <=
+    rating_min: float | None = None
+    rating_max: float | None = None
+    rating_min_exclusive: bool | None = None
+    rating_max_exclusive: bool | None = None
 
     def any(self) -> bool:
         return any(getattr(self, f) not in (None, []) for f in self.__slots__)
@@ -92,6 +105,33 @@ class Filters:
         the field names (tests/test_types.py checks InterpretedFilters names the same ones)."""
         set_ = {f: v for f in self.__slots__ if (v := getattr(self, f)) not in (None, [])}
         return cast(InterpretedFilters, set_)
+
+    def restrict_rating(self, r: RatingRange) -> None:
+        """Intersect the rating filter with ``r`` (the tighter bound wins; at equal values, the
+        exclusive one)."""
+        if r.lo is not None and (self.rating_min is None or r.lo > self.rating_min
+                                 or (r.lo == self.rating_min and r.lo_exclusive)):
+            self.rating_min, self.rating_min_exclusive = r.lo, r.lo_exclusive or None
+        if r.hi is not None and (self.rating_max is None or r.hi < self.rating_max
+                                 or (r.hi == self.rating_max and r.hi_exclusive)):
+            self.rating_max, self.rating_max_exclusive = r.hi, r.hi_exclusive or None
+
+    def rating_range(self) -> RatingRange | None:
+        """The rating filter, None when there is none."""
+        if self.rating_min is None and self.rating_max is None:
+            return None
+        return RatingRange(self.rating_min, self.rating_max, bool(self.rating_min_exclusive),
+                           bool(self.rating_max_exclusive))
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRange:
+    """Bounds on the mean review rating (None: open); exclusive bounds are > and <."""
+
+    lo: float | None = None
+    hi: float | None = None
+    lo_exclusive: bool = False
+    hi_exclusive: bool = False
 
 
 @dataclass(slots=True)
@@ -223,6 +263,16 @@ def _apply_field(out: ParsedQuery, fname: str, value: str, quoted: bool, neg: bo
             f.year_from = lo if f.year_from is None or lo is None else max(f.year_from, lo)
             f.year_to = hi if f.year_to is None or hi is None else min(f.year_to, hi)
         return True
+    if kind == "rating":
+        if neg:         # "not rated >= 6" would have to include the unrated papers: say rating:<6
+            out.notes.append(f"-{fname}: is not supported (use rating:<6 or rating:>6); ignored")
+            return True
+        rr = parse_ratings(value)
+        if rr is None:
+            out.notes.append(f"bad rating {value!r} searched as text")
+            return False
+        f.restrict_rating(rr)
+        return True
     if kind == "accepted":
         v = value.lower()
         if v not in TRUE_WORDS and v not in FALSE_WORDS:
@@ -295,4 +345,26 @@ def parse_years(value: str) -> tuple[int | None, int | None] | None:
         if lo is not None and hi is not None and lo > hi:
             lo, hi = hi, lo
         return lo, hi
+    return None
+
+
+def parse_ratings(value: str) -> RatingRange | None:
+    """A mean-rating filter: "6" or ">=6" -> at least 6 (a bare number is a minimum: means such as
+    6.25 are never exactly 6), ">6" / "<5" / "<=5.5" strict or not, "=6" exactly 6, "5..6" both
+    inclusive, "5.5.." / "..5" open-ended. None when malformed, outside 0..100 or reversed."""
+    v = value.strip()
+    if m := _RATING_CMP.match(v):
+        op, x = m.group(1) or ">=", float(m.group(2))
+        if not RATING_MIN <= x <= RATING_MAX:
+            return None
+        return {">=": RatingRange(x), ">": RatingRange(x, lo_exclusive=True), "<=": RatingRange(None, x),
+                "<": RatingRange(None, x, hi_exclusive=True), "=": RatingRange(x, x)}[op]
+    if (m := _RATING_RANGE.match(v)) and (m.group(1) or m.group(2)):
+        lo = float(m.group(1)) if m.group(1) else None
+        hi = float(m.group(2)) if m.group(2) else None
+        if any(x is not None and not RATING_MIN <= x <= RATING_MAX for x in (lo, hi)):
+            return None
+        if lo is not None and hi is not None and lo > hi:
+            return None
+        return RatingRange(lo, hi)
     return None

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from .model import MAX_PER_PAGE, MAX_WINDOW, MODES, SORTS, SearchRequest
-from .query import Filters, resolve_status, resolve_venue
+from .query import RATING_MAX, RATING_MIN, Filters, RatingRange, resolve_status, resolve_venue
 
 
 class InvalidRequest(ValueError):
@@ -39,6 +40,13 @@ def check_request(req: SearchRequest) -> None:
         v = getattr(req, name)
         if v is not None and not _is_int(v):
             raise InvalidRequest(f"{name} must be an integer (got {v!r})")
+    for name in ("rating_min", "rating_max"):
+        v = getattr(req, name)
+        if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v)
+                              or not RATING_MIN <= v <= RATING_MAX):
+            raise InvalidRequest(f"{name} must be a number from {RATING_MIN:g} to {RATING_MAX:g} (got {v!r})")
+    if req.rating_min is not None and req.rating_max is not None and req.rating_min > req.rating_max:
+        raise InvalidRequest(f"rating_min must be <= rating_max (got {req.rating_min} > {req.rating_max})")
 
 
 def _is_int(v: object) -> bool:
@@ -70,6 +78,10 @@ def request_filters(req: SearchRequest, known: frozenset[str], notes: list[str])
     f.topics = [t.strip().lower() for t in req.topics if t.strip()]
     if f.year_from is not None and f.year_to is not None and f.year_from > f.year_to:
         f.year_from, f.year_to = f.year_to, f.year_from
+    f.restrict_rating(RatingRange(
+        None if req.rating_min is None else float(req.rating_min),
+        None if req.rating_max is None else float(req.rating_max),
+        req.rating_min_exclusive, req.rating_max_exclusive))
     return f
 
 
@@ -88,4 +100,6 @@ def merge_filters(a: Filters, b: Filters) -> Filters:
     out.year_from = max(lo) if lo else None
     out.year_to = min(hi) if hi else None
     out.accepted = b.accepted if b.accepted is not None else a.accepted
+    if (r := b.rating_range()) is not None:
+        out.restrict_rating(r)              # both rating filters at once: the ranges intersected
     return out

@@ -6,6 +6,7 @@ are made from what a person or a program typed. The site and the API read URL pa
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from .. import venues as venue_registry
 from ..models import STATUSES
 from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, SearchRequest
-from ..search.query import parse_years, resolve_status
+from ..search.query import RATING_MAX, RATING_MIN, RatingRange, parse_ratings, parse_years, resolve_status
 from .errors import N_, BadRequest
 
 YEAR_RANGE = (1900, 2100)
@@ -42,6 +43,26 @@ def _in_range(name: str, value: int, lo: int, hi: int) -> int:
     return value
 
 
+def float_param(params: Mapping[str, Any], name: str, lo: float, hi: float) -> float | None:
+    """A number URL parameter within [lo, hi] (not nan or inf); anything else is a BadRequest."""
+    raw = params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise BadRequest(_UNDERSTOOD, f"{name}={str(raw)[:40]}") from None
+    return _float_in(name, value, lo, hi)
+
+
+def _float_in(name: str, value: float, lo: float, hi: float) -> float:
+    if not math.isfinite(value):
+        raise BadRequest(_UNDERSTOOD, f"{name}={value}")
+    if not lo <= value <= hi:
+        raise BadRequest(_OUT_OF_RANGE, f"{name}={value:g} ({lo:g}–{hi:g})")
+    return value
+
+
 def list_param(params: Mapping[str, Any], name: str) -> list[str]:
     """A repeatable URL parameter (``venue=a&venue=b`` or ``venue=a,b``), de-duplicated in order."""
     values = (params.getlist(name) if hasattr(params, "getlist")
@@ -61,11 +82,15 @@ def _split(values: Iterable[Any]) -> list[str]:
 # --- search ---------------------------------------------------------------------------------
 def search_request(*, q: str = "", venues: Iterable[str] = (), year: int | str | None = None,
                    year_from: int | None = None, year_to: int | None = None, statuses: Iterable[str] = (),
-                   topics: Iterable[str] = (), sort: str = "relevance", mode: str = "auto", page: int = 1,
-                   per_page: int = 20, facets: bool = True, snippets: bool = True) -> SearchRequest:
+                   topics: Iterable[str] = (), rating: str | None = None,
+                   rating_min: float | None = None, rating_max: float | None = None, sort: str = "relevance",
+                   mode: str = "auto", page: int = 1, per_page: int = 20, facets: bool = True,
+                   snippets: bool = True) -> SearchRequest:
     """A checked SearchRequest. Lists may hold comma-separated values; venue aliases resolve to
     keys (``nips`` -> ``neurips``); ``year`` is one year or a range as typed (``2020..2024``,
-    ``>=2022``) and fills ``year_from`` / ``year_to`` where they are not given."""
+    ``>=2022``) and fills ``year_from`` / ``year_to`` where they are not given; ``rating`` is a
+    mean-rating filter as the query language writes it (``>=6``, ``>6``, ``5..6``) and
+    ``rating_min`` / ``rating_max`` inclusive bounds that replace its own."""
     keys: list[str] = []
     for name in _split(venues):
         key = venue_registry.resolve(name) or name.lower()
@@ -83,6 +108,7 @@ def search_request(*, q: str = "", venues: Iterable[str] = (), year: int | str |
     year_to = hi if year_to is None else _in_range("year_to", year_to, *YEAR_RANGE)
     if year_from and year_to and year_from > year_to:
         raise BadRequest(_OUT_OF_RANGE, f"year_from={year_from} > year_to={year_to}")
+    rr = _ratings(rating, rating_min, rating_max)
     if sort not in SORTS:
         raise BadRequest(_UNDERSTOOD, f"sort={sort[:40]}")
     if mode not in MODES:
@@ -93,7 +119,9 @@ def search_request(*, q: str = "", venues: Iterable[str] = (), year: int | str |
         raise BadRequest(N_("This page number is past the last page."), f"page={page}")
     return SearchRequest(q=(q or "")[:MAX_QUERY_CHARS].strip(), venues=keys, year_from=year_from,
                          year_to=year_to, statuses=canon, sort=sort, page=page, per_page=per_page, mode=mode,
-                         topics=[t.lower() for t in _split(topics)], facets=facets, snippets=snippets)
+                         topics=[t.lower() for t in _split(topics)], facets=facets, snippets=snippets,
+                         rating_min=rr.lo, rating_max=rr.hi, rating_min_exclusive=rr.lo_exclusive,
+                         rating_max_exclusive=rr.hi_exclusive)
 
 
 def _years(year: int | str | None) -> tuple[int | None, int | None]:
@@ -108,6 +136,22 @@ def _years(year: int | str | None) -> tuple[int | None, int | None]:
     return rng
 
 
+def _ratings(rating: str | None, lo: float | None, hi: float | None) -> RatingRange:
+    rr = RatingRange()
+    if rating is not None and rating != "":
+        parsed = parse_ratings(rating)
+        if parsed is None:
+            raise BadRequest(_UNDERSTOOD, f"rating={rating[:40]} (use 6, >=6, >6, <5, 5..6, 5.5..)")
+        rr = parsed
+    if lo is not None:
+        rr = RatingRange(_float_in("rating_min", lo, RATING_MIN, RATING_MAX), rr.hi, False, rr.hi_exclusive)
+    if hi is not None:
+        rr = RatingRange(rr.lo, _float_in("rating_max", hi, RATING_MIN, RATING_MAX), rr.lo_exclusive, False)
+    if rr.lo is not None and rr.hi is not None and rr.lo > rr.hi:
+        raise BadRequest(_OUT_OF_RANGE, f"rating_min={rr.lo:g} > rating_max={rr.hi:g}")
+    return rr
+
+
 def search_request_from_params(params: Mapping[str, Any]) -> SearchRequest:
     """The SearchRequest a URL's parameters describe (the search page and the API)."""
     return search_request(
@@ -115,7 +159,10 @@ def search_request_from_params(params: Mapping[str, Any]) -> SearchRequest:
         year=int_param(params, "year", None, *YEAR_RANGE),
         year_from=int_param(params, "year_from", None, *YEAR_RANGE),
         year_to=int_param(params, "year_to", None, *YEAR_RANGE), statuses=list_param(params, "status"),
-        topics=list_param(params, "topic"), sort=params.get("sort") or "relevance",
+        topics=list_param(params, "topic"),
+        rating_min=float_param(params, "rating_min", RATING_MIN, RATING_MAX),
+        rating_max=float_param(params, "rating_max", RATING_MIN, RATING_MAX),
+        sort=params.get("sort") or "relevance",
         mode=params.get("mode") or "auto", page=int_param(params, "page", 1, 1, MAX_WINDOW) or 1,
         per_page=int_param(params, "per_page", 20, 1, MAX_PER_PAGE) or 20)
 

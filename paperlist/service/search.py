@@ -58,7 +58,8 @@ def request_params(r: SearchRequest, **change: Any) -> list[tuple[str, Any]]:
     """The URL parameters of a request (defaults left out), with some values changed."""
     state: dict[str, Any] = {"q": r.q, "venue": r.venues, "status": r.statuses, "year_from": r.year_from,
                              "year_to": r.year_to, "sort": r.sort, "page": r.page, "per_page": r.per_page,
-                             "mode": r.mode, "topic": r.topics}
+                             "mode": r.mode, "topic": r.topics, "rating_min": r.rating_min,
+                             "rating_max": r.rating_max}
     state.update(change)
     out: list[tuple[str, Any]] = [("q", state["q"])]
     out += [("venue", v) for v in state["venue"]]
@@ -68,11 +69,17 @@ def request_params(r: SearchRequest, **change: Any) -> list[tuple[str, Any]]:
         out += [("year_from", state["year_from"]), ("year_to", state["year_to"])]
     out += [("status", s) for s in state["status"]]
     out += [("topic", t) for t in state["topic"]]
+    out += [(k, _number(state[k])) for k in ("rating_min", "rating_max")]
     out += [("sort", None if state["sort"] == "relevance" else state["sort"]),
             ("mode", None if state["mode"] == "auto" else state["mode"]),
             ("per_page", None if state["per_page"] == 20 else state["per_page"]),
             ("page", None if state["page"] == 1 else state["page"])]
     return out
+
+
+def _number(x: float | None) -> str | None:
+    """A rating bound as a URL writes it: 6, not 6.0."""
+    return None if x is None else f"{x:g}" if float(x).is_integer() else repr(float(x))
 
 
 def search_links(r: SearchRequest) -> FormatLinks:
@@ -100,7 +107,8 @@ def response(r: SearchRequest, res: SearchResult, facet_size: int = DEFAULT_FACE
     links["prev"] = href(API_ROOT + "/search", request_params(r, page=r.page - 1)) if r.page > 1 else None
     return {
         "query": {"q": r.q, "venues": r.venues, "year_from": r.year_from, "year_to": r.year_to,
-                  "statuses": r.statuses, "topics": r.topics, "sort": r.sort, "mode": r.mode, "page": r.page,
+                  "statuses": r.statuses, "topics": r.topics, "rating_min": r.rating_min,
+                  "rating_max": r.rating_max, "sort": r.sort, "mode": r.mode, "page": r.page,
                   "per_page": r.per_page},
         "total": res.total, "pages": pages, "took_ms": round(res.took_ms, 2),
         "hits": [hit_data(h) for h in res.hits], "facets": facets,

@@ -1,8 +1,8 @@
 """Reads for the search index: every paper as a flat document, and a fingerprint of the papers.
 
-The index is derived from the store and rebuilt from scratch, so this reads the papers table and
-its children in three ordered scans merged by paper id, instead of one query per paper (which
-would cost ~4 queries x 250k papers).
+The index is derived from the store and rebuilt from scratch, so this reads the papers table (with
+its review's mean rating joined in) and its children in three ordered scans merged by paper id,
+instead of one query per paper (which would cost ~4 queries x 250k papers).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ class IndexDoc:
     accepted: bool
     track: str | None
     citations: int | None
+    rating: float | None = None                                     # mean review rating, None: unknown
     authors: list[tuple[str, str]] = field(default_factory=list)   # (display name, key), in order
     keywords: list[str] = field(default_factory=list)
     primary_area: str | None = None
@@ -47,11 +48,12 @@ class DocsMixin(StoreBase):
             h.update(f"{pid}\x1f{phash}\x1e".encode())
         return h.hexdigest()
 
-    def iter_sort_keys(self) -> Iterator[tuple[str, str | None, int, str]]:
-        """(id, status, year, plain title) of every paper, ordered by id: what global sort orders
-        (browse, title) need, without the heavy columns."""
-        yield from self.db.execute("SELECT id, status, year, coalesce(title_plain, title)"
-                                   " FROM papers ORDER BY id")
+    def iter_sort_keys(self) -> Iterator[tuple[str, str | None, int, str, float | None]]:
+        """(id, status, year, plain title, mean rating) of every paper, ordered by id: what global
+        sort orders (browse, title, rating) need, without the heavy columns."""
+        yield from self.db.execute("SELECT p.id, p.status, p.year, coalesce(p.title_plain, p.title), r.rating"
+                                   " FROM papers p LEFT JOIN paper_reviews r ON r.paper_id = p.id"
+                                   " ORDER BY p.id")
 
     def iter_index_docs(self) -> Iterator[IndexDoc]:
         """Every paper, ordered by id, with its authors and keywords. Uses a separate connection
@@ -66,10 +68,10 @@ class DocsMixin(StoreBase):
                 keywords = kdb.execute("SELECT paper_id, keyword FROM keywords ORDER BY paper_id, position")
                 topics = tdb.execute("SELECT paper_id, topic FROM paper_topics ORDER BY paper_id, rank")
                 papers = self.db.execute(
-                    "SELECT id, venue, family, year, title, coalesce(title_plain, title),"
-                    " coalesce(abstract_plain, abstract),"
-                    " status, accepted,"
-                    " track, citations, primary_area FROM papers ORDER BY id")
+                    "SELECT p.id, p.venue, p.family, p.year, p.title, coalesce(p.title_plain, p.title),"
+                    " coalesce(p.abstract_plain, p.abstract), p.status, p.accepted, p.track, p.citations,"
+                    " p.primary_area, r.rating"
+                    " FROM papers p LEFT JOIN paper_reviews r ON r.paper_id = p.id ORDER BY p.id")
                 arow = authors.fetchone()
                 krow = keywords.fetchone()
                 trow = topics.fetchone()
@@ -77,7 +79,8 @@ class DocsMixin(StoreBase):
                     pid = r[0]
                     doc = IndexDoc(id=pid, venue=r[1], family=r[2], year=int(r[3]), title=r[4],
                                    title_plain=r[5], abstract_plain=r[6] or "", status=r[7],
-                                   accepted=bool(r[8]), track=r[9], citations=r[10], primary_area=r[11])
+                                   accepted=bool(r[8]), track=r[9], citations=r[10], primary_area=r[11],
+                                   rating=r[12])
                     # Children rows of papers that no longer exist sort before pid: skip them.
                     while arow is not None and arow[0] <= pid:
                         if arow[0] == pid:

@@ -147,7 +147,8 @@ async def search(
     request: Request,
     q: Annotated[str, Query(max_length=MAX_QUERY_CHARS, description=(
         "The query language of the site's search box: words, `\"phrases\"`, `-exclusions`, `author:`, "
-        "`title:`, `abstract:`, `keyword:`, `venue:`, `family:`, `year:2020..2024`, `status:oral`, `track:`. "
+        "`title:`, `abstract:`, `keyword:`, `venue:`, `family:`, `year:2020..2024`, `status:oral`, `track:`, "
+        "`rating:>=6` (mean review rating: `>6`, `<5`, `5..6`, `5.5..`; `rating:6` means at least 6). "
         "Empty with filters: every paper matching the filters (orals first, then by title)."))] = "",
     venue: Annotated[list[str], Query(max_length=50, description=(
         "Venue keys or aliases (`nips`, `NeurIPS`); repeat or separate with commas; OR-ed."))] = [],  # noqa: B006
@@ -156,7 +157,13 @@ async def search(
     year_from: Annotated[int | None, Query(ge=1900, le=2100)] = None,
     year_to: Annotated[int | None, Query(ge=1900, le=2100)] = None,
     status: Annotated[list[Status], Query(max_length=20, description="Decision statuses; OR-ed.")] = [],  # noqa: B006
-    sort: Annotated[Sort, Query(description="`newest`/`oldest`: by year, then relevance.")] = "relevance",
+    rating_min: Annotated[float | None, Query(ge=0, le=100, allow_inf_nan=False, description=(
+        "Papers whose mean review rating is at least this; papers without ratings never match."))] = None,
+    rating_max: Annotated[float | None, Query(ge=0, le=100, allow_inf_nan=False, description=(
+        "Papers whose mean review rating is at most this."))] = None,
+    sort: Annotated[Sort, Query(description=(
+        "`newest`/`oldest`: by year, then relevance; `citations`: most cited first; `rating`: highest "
+        "mean review rating first, papers without ratings last."))] = "relevance",
     mode: Annotated[Mode, Query(description=(
         "`keyword` (BM25), `semantic` (by meaning: paper vectors), `hybrid` (both, fused by "
         "reciprocal rank), or `auto`: hybrid for natural-language queries when vectors exist. Without "
@@ -184,7 +191,8 @@ async def search(
     if body is not None:
         return _json_body(request, body, "hit")
     r = search_request(q=q, venues=venue, year=year, year_from=year_from, year_to=year_to, statuses=status,
-                       topics=topic, sort=sort, mode=mode, page=page, per_page=per_page,
+                       topics=topic, rating_min=rating_min, rating_max=rating_max, sort=sort, mode=mode,
+                       page=page, per_page=per_page,
                        facets=facets and fmt == "json", snippets=snippets and fmt == "json")
     if fmt == "json":
         body = orjson.dumps(ss.search(h, r, facet_size), option=orjson.OPT_NON_STR_KEYS)

@@ -47,6 +47,8 @@ class SearchQuery(TypedDict):
     year_to: int | None
     statuses: list[str]
     topics: list[str]
+    rating_min: float | None
+    rating_max: float | None
     sort: str
     mode: str
     page: int

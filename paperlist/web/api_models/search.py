@@ -16,6 +16,9 @@ class SearchQuery(Model):
     year_to: int | None
     statuses: list[str]
     topics: list[str] = Field(description="Topic and area slugs the results are restricted to.")
+    rating_min: float | None = Field(description="The lowest mean review rating (inclusive; the query's "
+                                                 "`rating:` filter is in `interpreted.filters`).")
+    rating_max: float | None = Field(description="The highest mean review rating (inclusive).")
     sort: str
     mode: str
     page: int
@@ -73,6 +76,13 @@ class InterpretedFilters(Model):
     not_topics: list[str] = Field(default_factory=list)
     not_years: list[tuple[int | None, int | None]] = Field(
         default_factory=list, description="Year ranges left out: [first, last] (null: open-ended).")
+    rating_min: float = optional_key("The lowest mean review rating (`rating:>=6`); papers without "
+                                     "ratings never match a rating filter.")
+    rating_max: float = optional_key("The highest mean review rating (`rating:<=5.5`).")
+    rating_min_exclusive: bool = optional_key("Sent (true) when `rating_min` itself is left out "
+                                              "(`rating:>6`).")
+    rating_max_exclusive: bool = optional_key("Sent (true) when `rating_max` itself is left out "
+                                              "(`rating:<5`).")
 
 
 class TranslatedTerm(Model):
