@@ -1,4 +1,5 @@
-"""Site benchmark: server time of `/search` (HTML) and `/papers/{id}` on a full home.
+"""Site benchmark: server time of `/search` (HTML), `/papers/{id}` and a conference-year's statistics
+page (`/conferences/iclr/2023/stats`, or the newest ICLR year with statistics) on a full home.
 
     .venv/bin/python benchmarks/web_bench.py --home data --requests 400
 
@@ -17,6 +18,7 @@ import json
 import random
 import socket
 import statistics
+import sys
 import threading
 import time
 from pathlib import Path
@@ -114,6 +116,18 @@ def over_http(app: Any, paths: list[str]) -> list[float]:
     return times
 
 
+def _stats_path(store: Any) -> str | None:
+    """The statistics page measured: ICLR 2023 (the figure BENCHMARKS.md quotes), else the newest
+    ICLR year with statistics; None for a home without them (or an older checkout)."""
+    if not hasattr(store, "venue_stats"):
+        return None
+    years = [y for y, _ in store.venue_stats("iclr")]
+    if not years:
+        return None
+    year = 2023 if 2023 in years else years[-1]
+    return f"/conferences/iclr/{year}/stats"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--home", default="data", help="a home with the full store and index")
@@ -135,12 +149,19 @@ def main() -> None:
     routes: dict[str, list[str]] = {
         "/papers/{id}": [f"{'/en' if i % 2 else ''}/papers/{pid}" for i, pid in enumerate(rng.sample(ids, n))],
     }
+    stats = _stats_path(store)
+    if stats is not None:                                  # one page, both languages, as a reader rereads it
+        routes["/conferences/{venue}/{year}/stats"] = [f"{'/en' if i % 2 else ''}{stats}" for i in range(n)]
+    else:
+        print("note: no conference-year statistics in this home; the stats page is not measured",
+              file=sys.stderr)
     if searcher is not None:
         routes["/search?q=…"] = [f"{'/en' if i % 2 else ''}/search?q={quote(QUERIES[i % len(QUERIES)])}"
                                  for i in range(n)]
     else:
         print("note: no search index in this home; /search is not measured (run 'paperlist index')")
-    out: dict[str, Any] = {"home": str(Path(args.home).resolve()), "papers": len(ids), "routes": {}}
+    out: dict[str, Any] = {"home": str(Path(args.home).resolve()), "papers": len(ids), "routes": {},
+                           "stats_page": stats}
     for name, paths in routes.items():
         in_process(app, paths[: min(50, n)])                  # warm caches, templates, the index
         times, sizes = in_process(app, paths)
@@ -159,15 +180,16 @@ def main() -> None:
     if args.json:
         print(json.dumps(out, indent=2))
         return
-    print(f"{out['papers']:,} papers in {out['home']}")
-    print(f"{'route':<16} {'server p50':>10} {'p95':>8} {'p99':>8} {'max':>8}   {'HTTP p50':>8} {'p95':>8}  gzip KB")
+    print(f"{out['papers']:,} papers in {out['home']}" + (f"; stats page {stats}" if stats else ""))
+    w = max(16, *(len(k) for k in out["routes"]))
+    print(f"{'route':<{w}} {'server p50':>10} {'p95':>8} {'p99':>8} {'max':>8}   {'HTTP p50':>8} {'p95':>8}  gzip KB")
     for name, r in out["routes"].items():
         s, h = r["server_ms"], r["http_ms"]
-        print(f"{name:<16} {s['p50']:>8.2f}ms {s['p95']:>6.2f}ms {s['p99']:>6.2f}ms {s['max']:>6.2f}ms   "
+        print(f"{name:<{w}} {s['p50']:>8.2f}ms {s['p95']:>6.2f}ms {s['p99']:>6.2f}ms {s['max']:>6.2f}ms   "
               f"{h['p50']:>6.2f}ms {h['p95']:>6.2f}ms  {r['gzip_kb_median']:>6}")
     if "search_engine_ms" in out:
         e = out["search_engine_ms"]
-        print(f"{'(engine alone)':<16} {e['p50']:>8.2f}ms {e['p95']:>6.2f}ms {e['p99']:>6.2f}ms {e['max']:>6.2f}ms"
+        print(f"{'(engine alone)':<{w}} {e['p50']:>8.2f}ms {e['p95']:>6.2f}ms {e['p99']:>6.2f}ms {e['max']:>6.2f}ms"
               "   Searcher.search() for the same queries, no page")
 
 

@@ -22,10 +22,12 @@ from urllib.parse import unquote
 
 from pydantic import Field
 
+from . import venues as venue_registry
 from .models import STATUSES
 from .search.backend import SearchBackend
 from .search.model import SORTS
 from .service import Home, Moved, ServiceError, list_request, search_request
+from .service import conference_stats as scs
 from .service import papers as sp
 from .service import search as ss
 from .service import topics as st
@@ -34,7 +36,7 @@ from .store import Store
 
 T = TypeVar("T")
 TOOL_NAMES = ["search_papers", "get_paper", "list_conferences", "list_conference_papers",
-              "find_similar_papers", "get_topic_stats"]
+              "find_similar_papers", "get_topic_stats", "get_conference_stats"]
 _TAG = re.compile(r"<[^>]+>")
 _HTML_FIELDS = ("title_html", "abstract_html", "tldr_html", "summary_zh_html", "bib_href",
                 "bibtex_from_source")
@@ -54,10 +56,13 @@ def _authors(authors: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def _brief(p: Mapping[str, Any]) -> dict[str, Any]:
-    """A paper summary for a list: id, title, authors, venue, year, status."""
-    return {"id": p["id"], "title": p.get("title_plain") or p["title"], "authors": _authors(p["authors"]),
-            "venue": p.get("venue_short") or p["venue"], "year": p["year"], "status": p["status"],
-            "track": p.get("track")}
+    """A paper summary for a list: id, title, authors, venue, year, status, mean review rating."""
+    out = {"id": p["id"], "title": p.get("title_plain") or p["title"], "authors": _authors(p["authors"]),
+           "venue": p.get("venue_short") or p["venue"], "year": p["year"], "status": p["status"],
+           "track": p.get("track")}
+    if p.get("rating") is not None:
+        out["rating"] = p["rating"]
+    return out
 
 
 class ToolFailure(Exception):
@@ -102,20 +107,30 @@ class Tools:
         statuses: Annotated[list[Status], Field(max_length=8)] = [],  # noqa: B006
         topics: Annotated[list[str], Field(max_length=10, description=(
             "Topic or area slugs from get_topic_stats (diffusion-models, cv …); OR-ed."))] = [],  # noqa: B006
+        rating_min: Annotated[float | None, Field(ge=0, le=100, description=(
+            "Only papers whose mean review rating is at least this (papers without reviews never match)."))]
+        = None,
+        rating_max: Annotated[float | None, Field(ge=0, le=100, description=(
+            "Only papers whose mean review rating is at most this."))] = None,
         mode: Annotated[Literal["auto", "keyword", "semantic", "hybrid"], Field(description=(
             "auto (default): also by meaning for natural-language queries when vectors exist; semantic: by "
             "meaning only; keyword: words only. Chinese AI terms are translated to English."))] = "auto",
-        sort: Annotated[Literal[SORTS], Field(description="relevance, newest, oldest, title or citations.")]  # type: ignore[valid-type]
-        = "relevance",
+        sort: Annotated[Literal[SORTS], Field(description=(  # type: ignore[valid-type]
+            "relevance, newest, oldest, title, citations, or rating (highest mean review rating "
+            "first, papers without reviews last)."))] = "relevance",
         limit: Annotated[int, Field(ge=1, le=50, description="Hits per page.")] = 10,
         page: Annotated[int, Field(ge=1, le=200)] = 1,
     ) -> dict[str, Any]:
         """Search AI conference papers (NeurIPS, ICLR, ICML, CVPR, ACL …) by title, author,
         abstract and keywords. Returns the total, hits (id, title, authors, venue, year, status,
-        a passage of the abstract), the busiest venues, years and statuses, and a spelling
-        suggestion. Use get_paper with a hit's id for the abstract and BibTeX."""
+        mean review rating where known, a passage of the abstract), the busiest venues, years and
+        statuses, and a spelling suggestion. Use get_paper with a hit's id for the abstract and
+        BibTeX. Filter by mean review rating with rating_min / rating_max or in the query:
+        rating:>=6 (also >6, <5, 5..6, 5.5..; rating:6 means at least 6; papers without reviews
+        never match), and sort="rating" for the best rated first."""
         r = self._call(search_request, q=query, venues=venues, year_from=year_from, year_to=year_to,
-                       statuses=statuses, topics=topics, sort=sort, mode=mode, page=page, per_page=limit)
+                       statuses=statuses, topics=topics, rating_min=rating_min, rating_max=rating_max,
+                       sort=sort, mode=mode, page=page, per_page=limit)
         d = self._call(ss.search, self.home, r, 10)
         translated = d["interpreted"].get("translated")
         return {
@@ -217,6 +232,28 @@ class Tools:
                 "venue_years": d2["venue_years"][-60:], "matching": d2["total"],
                 "papers_list": [_brief(p) for p in d2["list"][:20]]}
 
+    def get_conference_stats(
+        self,
+        venue: Annotated[str, Field(min_length=1, max_length=100,
+                                    description="Venue key or alias (iclr, neurips, nips …).")],
+        year: Annotated[int, Field(ge=1900, le=2100)],
+    ) -> dict[str, Any]:
+        """A conference-year's numbers, as its statistics page shows them: submissions listed, accepted,
+        counts by decision, the acceptance rate (null where the sources list accepted papers only;
+        `listing` says what they list), and where reviews exist: mean and median rating per decision,
+        the histogram of mean ratings (bins of 0.5, counts by decision, acceptance rate per bin: what
+        score gets in), the rating-confidence correlation, other review dimensions, and the top
+        institutions, countries and authors by accepted papers. `review_sources` names the files the
+        figures count."""
+        key = venue_registry.resolve(venue.strip()) or venue.strip().lower()   # aliases: nips → neurips
+        d: dict[str, Any] = dict(self._call(scs.conference_stats, self.home, key, str(year)))
+        for k in ("href", "year_href", "links", "coverage"):
+            d.pop(k, None)
+        d["venue"] = {k: d["venue"][k] for k in ("key", "short", "name")}
+        for k in ("institutions", "countries", "authors"):
+            d[k] = d[k][:10]
+        return d
+
 
 def build_server(tools: Tools) -> Any:
     """The MCP server (the official SDK's ``MCPServer``) with every tool in TOOL_NAMES, all
@@ -232,7 +269,9 @@ def build_server(tools: Tools) -> Any:
                       "and 50 more, 320k+ papers, this year's proceedings included). Search with "
                       "search_papers, read one with get_paper (abstract, links, BibTeX), browse venues with "
                       "list_conferences and list_conference_papers, find related work with "
-                      "find_similar_papers, and follow research topics with get_topic_stats."))
+                      "find_similar_papers, follow research topics with get_topic_stats, and judge a "
+                      "conference-year by its numbers (acceptance rate, review scores) with "
+                      "get_conference_stats."))
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False, idempotent_hint=True)
 
     def tool(fn: Callable[..., Any]) -> Callable[..., Any]:

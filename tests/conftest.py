@@ -7,8 +7,10 @@ import contextlib
 import http.server
 import os
 import shutil
+import socket
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -170,3 +172,31 @@ def client(web_app):  # type: ignore[no-untyped-def]
 
     with TestClient(web_app, follow_redirects=False) as c:
         yield c
+
+
+@contextlib.contextmanager
+def serve_site(home: Path) -> Iterator[str]:
+    """The site and API of ``home`` under a real uvicorn on a free 127.0.0.1 port (a thread of
+    this process); yields its base URL."""
+    import uvicorn
+
+    from paperlist.web.app import Settings, create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    app = create_app(Settings(home=home, store=Store(home / "paperlist.db", readonly=True)))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                        lifespan="off"))
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        t.join(timeout=10)

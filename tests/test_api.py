@@ -183,7 +183,7 @@ def test_conference_year_errors(client: Any, path: str, status: int) -> None:
 # --- corpus, index, schema, routing ---------------------------------------------------------------
 def test_stats_and_coverage(client: Any) -> None:
     s = client.get("/api/v1/stats").json()
-    assert s["papers"] == 29 and s["venues"] >= 4 and s["last_ingest"]
+    assert s["papers"] == 34 and s["venues"] >= 4 and s["last_ingest"]
     c = client.get("/api/v1/coverage").json()
     assert c["total"] == len(c["rows"]) and {"venue", "year", "papers", "sources"} <= set(c["rows"][0])
     n = client.get("/api/v1/coverage?venue=nips").json()

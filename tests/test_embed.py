@@ -1,4 +1,4 @@
-"""`paperlist embed` with the real model on a small fixture (29 papers): it embeds, publishes,
+"""`paperlist embed` with the real model on a small fixture (34 papers): it embeds, publishes,
 resumes after a real interruption (SIGINT to a running subprocess), skips unchanged papers, and
 the vectors answer semantic queries, Chinese ones included. Skipped, with the reason, when the
 semantic extra is not installed; CI installs it."""
@@ -67,20 +67,20 @@ def test_embed_resumes_after_an_interruption(embed_home: Path) -> None:
     assert proc.returncode == 130, (out, err)
     assert "interrupted" in err
     done = _cached_rows(embed_home)
-    assert 1 <= done < 29
+    assert 1 <= done < 34
     assert not (embed_home / "vectors" / "CURRENT").exists()      # nothing half-published
 
     r = _run(embed_home, "embed", "--json")
     assert r.returncode == 0, r.stderr
     import json
     rep = json.loads(r.stdout)
-    assert rep["papers"] == 29 and rep["cached"] >= done and rep["embedded"] == 29 - rep["cached"]
-    assert rep["published"] == 29 and rep["remaining"] == 0 and not rep["interrupted"]
+    assert rep["papers"] == 34 and rep["cached"] >= done and rep["embedded"] == 34 - rep["cached"]
+    assert rep["published"] == 34 and rep["remaining"] == 0 and not rep["interrupted"]
     # the new vectors are topic evidence: topics reassigned, the index rebuilt to carry them
-    assert rep["topics"]["vectors"] == 29 and not rep["topics"]["skipped"] and not rep["index"]["skipped"]
+    assert rep["topics"]["vectors"] == 34 and not rep["topics"]["skipped"] and not rep["index"]["skipped"]
     # nothing changed: nothing to embed, nothing to reassign
     again = json.loads(_run(embed_home, "embed", "--json").stdout)
-    assert again["embedded"] == 0 and again["cached"] == 29
+    assert again["embedded"] == 0 and again["cached"] == 34
     assert again["topics"]["skipped"] and again["index"]["skipped"]
 
 
@@ -90,7 +90,7 @@ def test_max_batches_stops_early_and_publishes_what_it_has(tmp_path: Path) -> No
     build_store(tmp_path, index=False).close()
     r = _run(tmp_path, "embed", "--batch-size", "5", "--max-batches", "1")
     assert r.returncode == 0, r.stderr
-    assert "embedded 5" in r.stdout and "remaining 24" in r.stdout and "5 published" in r.stdout
+    assert "embedded 5" in r.stdout and "remaining 29" in r.stdout and "5 published" in r.stdout
 
 
 def test_vectors_answer_semantic_and_chinese_queries(embed_home: Path) -> None:
@@ -125,7 +125,7 @@ def test_topics_use_vectors_when_published(embed_home: Path) -> None:
     if not (embed_home / "vectors" / "CURRENT").exists():
         assert _run(embed_home, "embed").returncode == 0
     rep = assign_topics(Store(embed_home / "paperlist.db"), embed_home)
-    assert rep.vectors == 29 and rep.with_topics >= 20
+    assert rep.vectors == 34 and rep.with_topics >= 20
 
 
 def test_bfloat16_encoder_agrees_with_float32(embed_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

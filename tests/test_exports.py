@@ -184,7 +184,7 @@ def test_search_feed(ec: Any) -> None:
     assert r.headers["content-type"].startswith("application/atom+xml")
     root = _atom(r.text)
     entries = root.findall(ATOM + "entry")
-    assert len(entries) == 32
+    assert len(entries) == 37
     titles = {e.findtext(ATOM + "title") for e in entries}
     xss_plain = next(t for t in titles if t and "Attack" in t)
     assert "<script>" in xss_plain and "<script>" not in r.text            # escaped in the document

@@ -61,6 +61,8 @@ def answers(web_home: Path, web_store: Store) -> dict[str, Any]:
             "topic": ("get_topic_stats", {"topic": "ML"}),
             "topic_missing": ("get_topic_stats", {"topic": "no-such-topic"}),
             "zh_search": ("search_papers", {"query": "投机解码", "limit": 3}),
+            "conf_stats": ("get_conference_stats", {"venue": "nips", "year": 2024}),
+            "conf_stats_missing": ("get_conference_stats", {"venue": "neurips", "year": 1901}),
         }
         for name, (tool, args) in calls.items():
             out[name] = await c.call_tool(tool, args)
@@ -73,7 +75,7 @@ def test_tools_are_listed(answers: dict[str, Any]) -> None:
     tools = {t.name: t for t in answers["tools"]}
     assert set(tools) == set(TOOL_NAMES) == {"search_papers", "get_paper", "list_conferences",
                                              "list_conference_papers", "find_similar_papers",
-                                             "get_topic_stats"}
+                                             "get_topic_stats", "get_conference_stats"}
     search = tools["search_papers"]
     assert "query" in search.input_schema["properties"] and search.description
     assert search.annotations.read_only_hint is True
@@ -150,3 +152,15 @@ def test_similar_papers_and_topic_stats(answers: dict[str, Any]) -> None:
     assert answers["topic_missing"].is_error
     zh = data("zh_search")
     assert zh["translated"] == "speculative decoding" and zh["hits"]
+
+
+def test_conference_stats_over_the_protocol(answers: dict[str, Any], web_store: Store) -> None:
+    r = answers["conf_stats"]
+    assert not r.is_error, r
+    d = r.structured_content
+    n = web_store.db.execute("SELECT count(*), sum(accepted) FROM papers WHERE venue='neurips' AND year=2024")
+    papers, accepted = n.fetchone()
+    assert (d["venue"]["key"], d["year"], d["papers"], d["accepted"]) == ("neurips", 2024, papers, accepted)
+    assert sum(d["by_status"].values()) == papers and "links" not in d
+    missing = answers["conf_stats_missing"]
+    assert missing.is_error and "no papers from this venue in this year" in missing.content[0].text

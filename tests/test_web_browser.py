@@ -4,10 +4,6 @@ a paper full of XSS payloads that must not run. Screenshots go to test-artifacts
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +12,7 @@ import pytest
 
 from paperlist.models import Record
 from paperlist.store import Store
+from tests.conftest import serve_site
 from tests.webdata import build_store, paper_id
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -28,39 +25,11 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(web_home: Path, web_store: Store) -> Iterator[str]:
     """The fixture site under a real uvicorn on 127.0.0.1 (a thread of this process)."""
-    with serve(web_home) as url:
+    with serve_site(web_home) as url:
         yield url
-
-
-@contextlib.contextmanager
-def serve(home: Path) -> Iterator[str]:
-    import uvicorn
-
-    from paperlist.web.app import Settings, create_app
-
-    app = create_app(Settings(home=home, store=Store(home / "paperlist.db", readonly=True)))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                        lifespan="off"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    t.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -236,7 +205,7 @@ ICML_2026 = [
 def title_only_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
     home = tmp_path_factory.mktemp("titles")
     store = build_store(home, extra=ICML_2026)
-    with serve(home) as url:
+    with serve_site(home) as url:
         yield url, store
 
 
@@ -270,3 +239,41 @@ def test_newest_proceedings_first_and_a_title_only_paper(browser: Any,
         assert pg.locator(".badge.titles-only").count() == 1
     assert not watch.dialogs and not watch.errors, watch.errors
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["", "/en"])
+def test_stats_page_on_a_phone_and_a_desktop(browser: Any, server: str, lang: str) -> None:
+    """The statistics page draws its charts without script: an accessible name on each SVG, a table
+    with the same numbers, nothing wider than a phone, no console error, and the hostile
+    institution, country and author strings it ranks never run."""
+    for viewport in ({"width": 390, "height": 844}, {"width": 1280, "height": 900}):
+        ctx = browser.new_context(base_url=server, viewport=viewport)
+        pg = ctx.new_page()
+        watch = Watch(pg)
+        for path in ("/conferences/iclr/2024/stats", "/conferences/neurips/2024/stats"):
+            pg.goto(lang + path)
+            pg.wait_for_load_state("load")
+            pg.mouse.move(100, 300)
+            pg.mouse.move(300, 500)
+            assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"] + 1, path
+            hist = pg.locator("svg.hist")
+            name = pg.evaluate("id => document.getElementById(id).textContent",
+                               hist.get_attribute("aria-labelledby"))
+            assert name.startswith(("ICLR 2024", "NeurIPS 2024")), name
+            assert pg.get_by_role("img", name=name).count() == 1
+            box = hist.bounding_box()
+            assert box and 0 < box["width"] <= viewport["width"], box
+            table = pg.locator("details.chart-table").first
+            assert not table.locator("table").is_visible()
+            table.locator("summary").click()
+            assert table.locator("table tbody tr").count() >= 1 and table.locator("table").is_visible()
+            assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"] + 1, path
+            assert pg.evaluate("document.querySelectorAll('img, iframe, object, embed, [onload], [onerror]')"
+                               ".length") == 0
+        pg.goto(lang + "/conferences/iclr/2024/stats")
+        assert "<script>" in pg.locator(".who-institutions table").inner_text()      # shown as text
+        assert pg.locator("svg.curve").count() == 1
+        shot(pg, f"stats{lang.replace('/', '-') or '-zh'}-{viewport['width']}")
+        assert not watch.dialogs, watch.dialogs
+        assert not watch.errors, watch.errors
+        ctx.close()

@@ -73,6 +73,19 @@ def test_any_text_renders_inert(text: str) -> None:
     assert_inert_fragment(render_inline(text))
 
 
+def assert_page_inert(path: str, html: str) -> None:
+    """No element a payload could use to run: only our own scripts, no handlers, safe links."""
+    for tag, attrs in audit(html):
+        assert tag not in ("img", "iframe", "object", "embed", "style"), (path, tag, attrs)
+        if tag == "script":
+            assert (attrs.get("src") or "").startswith("/static/"), (path, attrs)
+        for k, v in attrs.items():
+            assert not k.startswith("on"), (path, tag, k, v)
+            if k in ("href", "src", "action"):
+                assert v and (v.startswith(("/", "#")) or v.startswith(SAFE_SCHEMES)), (path, tag, k, v)
+                assert '"' not in v and " " not in v.strip(), (path, v)
+
+
 @pytest.mark.parametrize("prefix", ["", "/en"])
 def test_xss_paper_page_is_inert(client: Any, web_store: Store, prefix: str) -> None:
     pid = paper_id(web_store, "xss")
@@ -81,17 +94,7 @@ def test_xss_paper_page_is_inert(client: Any, web_store: Store, prefix: str) -> 
     for path in pages:
         r = client.get(prefix + path)
         assert r.status_code == 200, path
-        for tag, attrs in audit(r.text):
-            assert tag not in ("img", "iframe", "object", "embed", "style"), (path, tag, attrs)
-            if tag == "script":
-                assert (attrs.get("src") or "").startswith("/static/"), (path, attrs)
-            if tag == "svg":
-                assert "onload" not in attrs
-            for k, v in attrs.items():
-                assert not k.startswith("on"), (path, tag, k, v)
-                if k in ("href", "src", "action"):
-                    assert v and (v.startswith(("/", "#")) or v.startswith(SAFE_SCHEMES)), (path, tag, k, v)
-                    assert '"' not in v and " " not in v.strip(), (path, v)
+        assert_page_inert(path, r.text)
     page = client.get(f"{prefix}/papers/{pid}").text
     assert "&lt;script&gt;alert(&#34;title&#34;)&lt;/script&gt;" in page   # shown, as text
     assert 'alert("author")' not in page.replace("&lt;", "<") or "&lt;img" in page
@@ -123,3 +126,29 @@ def test_reflected_input_is_escaped(client: Any, path: str) -> None:
             if tag == "script":
                 assert (attrs.get("src") or "").startswith("/static/"), path
             assert not any(k.startswith("on") for k in attrs), (path, tag, attrs)
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"])
+def test_hostile_affiliations_institutions_and_countries_stay_text(client: Any, web_store: Store,
+                                                                  prefix: str) -> None:
+    """Institutions, countries and author names ranked on a stats page come from the sources as
+    written (an affiliation, an institution, a country, an author that are markup): escaped."""
+    from tests.webdata import XSS_AFFILIATION, XSS_COUNTRY, XSS_INSTITUTION
+
+    pages = ["/conferences/iclr/2024/stats", "/conferences/neurips/2024/stats",
+             f"/papers/{paper_id(web_store, 'iclr-oral')}", "/conferences/iclr"]
+    for path in pages:
+        r = client.get(prefix + path)
+        assert r.status_code == 200, path
+        assert_page_inert(path, r.text)
+        for raw in (XSS_AFFILIATION, XSS_INSTITUTION, XSS_COUNTRY, '<img src=x onerror=alert("author")>'):
+            assert raw not in r.text, (path, raw)
+    t = client.get(prefix + "/conferences/iclr/2024/stats").text
+    for raw in (XSS_AFFILIATION, XSS_INSTITUTION, XSS_COUNTRY):       # shown, as text
+        shown = raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;")
+        assert shown in t, raw
+    assert "&lt;img src=x onerror=alert(&#34;author&#34;)&gt;" in client.get(
+        prefix + "/conferences/neurips/2024/stats").text
+    twin = client.get(prefix + "/conferences/iclr/2024/stats?format=json")
+    assert twin.headers["content-type"] == "application/json"
+    assert XSS_INSTITUTION in {i["name"] for i in twin.json()["institutions"]}       # data stays data

@@ -1,6 +1,9 @@
 """A small corpus written for the site's tests: papers with LaTeX and markdown abstracts, a Chinese
 summary, source and generated BibTeX, shared authors, a journal paper, and one paper whose every
-field is an XSS payload. Built as Records and merged like any ingest, so the pages read a real store."""
+field is an XSS payload; review scores (ICLR 2024 lists every submission: rated, rejected, withdrawn,
+a source's mean only, one without reviews, hostile affiliation / institution / country strings;
+NeurIPS 2024 lists accepted papers only). Built as Records and merged like any ingest, then its
+topics, statistics and index derived, so the pages read a real store."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from paperlist.ingest import merge_pending
-from paperlist.models import Record
+from paperlist.models import Record, Review
 from paperlist.names import make_authors
 from paperlist.store import Store, encode_record
 
@@ -42,9 +45,22 @@ SOURCE_BIBTEX = ("@inproceedings{jin2024knowing,\n  title = {Knowing Without Say
                  "  author = {Jin, Ruochen and Pang, Tianyu},\n  booktitle = {NeurIPS},\n  year = {2024}\n}")
 
 
-def _rec(file: str, key: str, venue: str, year: int, title: str, authors: list[str], **kw: Any) -> Record:
+XSS_AFFILIATION = '"><img src=x onerror=alert("aff")>'
+XSS_INSTITUTION = '<script>alert("inst")</script>'
+XSS_COUNTRY = '"><svg onload=alert("country")>'
+
+
+def review(ratings: list[float], confidences: list[float], **dims: list[float]) -> Review:
+    """Review scores as the papercopilot reader makes them: the means computed from the lists."""
+    return Review(ratings=ratings, confidences=confidences, dims=dims, mean=sum(ratings) / len(ratings),
+                  confidence_mean=sum(confidences) / len(confidences) if confidences else None,
+                  count=len(ratings))
+
+
+def _rec(file: str, key: str, venue: str, year: int, title: str, authors: list[str],
+         affiliations: list[str] | None = None, **kw: Any) -> Record:
     return Record(source="test", file=file, key=key, venue=venue, year=year, title=title,
-                  authors=make_authors(authors), **kw)
+                  authors=make_authors(authors, affiliations), **kw)
 
 
 SEED_2026 = Path(__file__).parent / "fixtures" / "web" / "neurips2026.json"
@@ -70,10 +86,12 @@ def records() -> list[Record]:
                     "code": "https://github.com/example/spec"},
              ids={"openreview": "SPEC123", "arxiv": "2401.00001"},
              summary_zh="本文发现**注意力漂移**现象，并提出两种归一化改动，使接受长度最多提升 $2\\times$。",
-             tldr="Drafters drift; normalize them.", citations=12),
+             tldr="Drafters drift; normalize them.", citations=12,
+             review=review([8, 7, 8, 6], [4, 3, 4, 4])),
         _rec(f24, "know", "neurips", 2024, "Knowing Without Saying: Contextual Evidence in Transformers",
              ["Ada Lovelace", "Ruochen Jin", "Tianyu Pang"], abstract=MARKDOWN_ABSTRACT, status="poster",
-             track="main", bibtex=SOURCE_BIBTEX, links={"site": "https://neurips.cc/virtual/2024/poster/1"}),
+             track="main", bibtex=SOURCE_BIBTEX, links={"site": "https://neurips.cc/virtual/2024/poster/1"},
+             review=review([6, 5, 7], [3, 4, 3])),
         _rec(f24, "xss", "neurips", 2024, XSS_TITLE, ['<img src=x onerror=alert("author")>', "Alan Turing"],
              abstract=XSS_ABSTRACT, status="poster", track='"><script>alert("track")</script>',
              keywords=['<b onmouseover=alert("kw")>kw</b>'], award='<svg onload=alert("award")>',
@@ -90,13 +108,43 @@ def records() -> list[Record]:
              status="poster", abstract="Transformers, earlier."),
         _rec("test:iclr2024", "rej", "iclr", 2024, "A Rejected Idea About Graphs", ["Alan Turing"],
              status="rejected", abstract="Graphs are hard.",
-             ids={"doi": "10.1234/tmlr.2023_1"}),  # shared DOI
+             ids={"doi": "10.1234/tmlr.2023_1"},  # shared DOI
+             review=review([3, 5, 3], [4, 4, 3], soundness=[2, 3, 2], presentation=[2, 2, 3])),
+        *iclr_2024_reviewed(),
         _rec("test:tmlr2023", "jour", "tmlr", 2023, "Journal Paper: Sparse & Dense 100% of the Time",
              ["Emmy Noether"], abstract="A journal paper.", ids={"doi": "10.1234/tmlr.2023_1"}),
         _rec("test:acl2023", "acl", "acl", 2023, "Parsing With {BERT}", ["Noam Chomsky", "Ada Lovelace"],
              abstract="We parse.", status="accepted", ids={"acl": "2023.acl-long.1", "doi": "10.18653/v1/x"},
              biblio={"bibkey": "chomsky-2023-parsing", "pages": "1–10", "publisher": "ACL",
                      "booktitle": "Proceedings of ACL 2023", "address": "Toronto, Canada"}),
+    ]
+
+
+def iclr_2024_reviewed() -> list[Record]:
+    """ICLR 2024 with its rejected and withdrawn submissions (the listing of every submission):
+    an oral, two posters (one known by the source's mean only), a withdrawn paper and a rejected
+    one without reviews, beside the rejected graph paper; affiliations, institutions and
+    countries, one of each hostile."""
+    f = "test:iclr2024"
+    return [
+        _rec(f, "iclr-oral", "iclr", 2024, "Scaling Sparse Graph Transformers",
+             ["Hedy Lamarr", "John von Neumann"], affiliations=[XSS_AFFILIATION, "MIT CSAIL"],
+             status="oral", abstract="Sparse graph transformers scale.",
+             institutions=[XSS_INSTITUTION, "Massachusetts Institute of Technology"],
+             countries=[XSS_COUNTRY, "USA"],
+             review=review([8, 8, 6, 8], [4, 3, 4, 5], soundness=[3, 4, 3, 4], presentation=[3, 3, 4, 4])),
+        _rec(f, "iclr-poster", "iclr", 2024, "Message Passing Without Messages",
+             ["Hedy Lamarr", "Emmy Noether"], status="poster", abstract="Graphs without messages.",
+             institutions=["MIT"], countries=["United States"],
+             review=review([6, 6, 5, 8], [3, 3, 2, 4], soundness=[3, 3, 2, 3], presentation=[2, 3, 3, 3])),
+        _rec(f, "iclr-mean", "iclr", 2024, "Graph Rewiring by the Mean", ["Katherine Johnson"],
+             status="poster", abstract="Rewire graphs.", institutions=["Stanford University"],
+             countries=["China"], review=Review(mean=5.5, confidence_mean=3.5, count=4, from_mean=True)),
+        _rec(f, "iclr-wd", "iclr", 2024, "A Withdrawn Graph Paper", ["Barbara Liskov"], status="withdrawn",
+             abstract="Withdrawn.",
+             review=review([3, 3, 1], [5, 4, 4], soundness=[1, 2, 1], presentation=[2, 2, 2])),
+        _rec(f, "iclr-norev", "iclr", 2024, "An Unreviewed Graph Paper", ["Barbara Liskov"],
+             status="rejected", abstract="Nobody reviewed this."),
     ]
 
 
@@ -117,6 +165,9 @@ def build_store(home: Path, index: bool = True, extra: list[Record] | None = Non
     from paperlist.topics.build import assign_topics
 
     assign_topics(store, home)
+    from paperlist.stats import build_stats
+
+    build_stats(store)
     store.checkpoint()
     if index:
         from paperlist.index import fulltext

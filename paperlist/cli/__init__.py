@@ -6,13 +6,14 @@ from __future__ import annotations
 import click
 
 from .common import home_option
-from .data import corpus_cmd, coverage_cmd, ingest_cmd, merge_cmd, show_cmd, stats_cmd, venues_cmd
+from .data import corpus_cmd, coverage_cmd, ingest_cmd, merge_cmd, show_cmd, venues_cmd
 from .embed import embed_cmd
 from .export import export_cmd
 from .index import index_cmd
 from .mcp import mcp_cmd
 from .search import search_cmd
 from .serve import serve_cmd
+from .stats import stats_cmd
 from .topics import topics_cmd
 
 

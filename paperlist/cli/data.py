@@ -1,4 +1,4 @@
-"""Data commands: ingest, merge, stats, venues, show."""
+"""Data commands: ingest, merge, venues, show, coverage."""
 
 from __future__ import annotations
 
@@ -177,23 +177,6 @@ def merge_cmd(everything: bool) -> None:
     p = rep.papers
     click.echo(f"blocks {rep.blocks_merged}  papers: new {p.new}  updated {p.updated}  unchanged "
                f"{p.unchanged}  removed {p.removed}")
-
-
-@click.command("stats")
-@output_format()
-@with_home
-@catch_store_errors
-def stats_cmd(as_json: bool) -> None:
-    """Corpus figures: papers, venues, venue-years, authors, accepted, with abstract."""
-    s = open_store().stats()
-    if as_json:
-        echo_json(s)
-        return
-    for k in ("papers", "accepted", "with_abstract", "venues", "venue_years", "authors", "records", "files"):
-        click.echo(f"{k:<14} {s[k]:>9,}")
-    click.echo("sources        " + ", ".join(f"{k} ({v} files)" for k, v in s["sources"].items()))
-    if s["pending_merge"]:
-        click.echo(f"pending merge  {s['pending_merge']} blocks (run 'paperlist merge')")
 
 
 @click.command("venues")

@@ -73,7 +73,8 @@ def summary(c: Card) -> PaperSummary:
             "venue": c["venue"], "venue_short": venue_registry.get(c["venue"]).short, "year": c["year"],
             "status": c.get("status"), "accepted": bool(c.get("accepted", True)), "track": c.get("track"),
             "award": c.get("award"), "citations": c.get("citations"),
-            "rating": c.get("rating"), "abstract_head": abstract + ("…" if len(abstract) >= ABSTRACT_HEAD else "")}
+            "rating": c.get("rating"),
+            "abstract_head": abstract + ("…" if len(abstract) >= ABSTRACT_HEAD else "")}
 
 
 def summaries(home: Home, ids: list[str]) -> list[PaperSummary]:

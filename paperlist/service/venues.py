@@ -199,12 +199,14 @@ def year_coverage(home: Home, key: str, year: int) -> YearCoverage:
     row = next((r for r in year_rows(home, key) if r["year"] == year), None)
     files: list[YearSourceFile] = home.cache.get(("year_sources", key, year),
                                                  lambda: home.store.venue_year_sources(key, year))
+    papers: dict[str, int] = home.cache.get(("year_source_papers", key, year),
+                                            lambda: home.store.venue_year_source_papers(key, year))
     by_source: dict[str, YearSource] = {}
     for f in files:
         s = by_source.setdefault(f["source"], {"source": f["source"],
                                                "name": SOURCE_TITLES.get(f["source"], f["source"]),
-                                               "papers": 0, "updated": f["ingested_at"]})
-        s["papers"] = max(s["papers"], f["papers"])
+                                               "papers": papers.get(f["source"], 0),
+                                               "updated": f["ingested_at"]})
         s["updated"] = max(s["updated"], f["ingested_at"])
     return {"papers": row["total"] if row else 0, "with_abstract": row["with_abstract"] if row else 0,
             "with_authors": row["with_authors"] if row else 0, "updated": row["updated"] if row else None,

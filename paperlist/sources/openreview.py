@@ -49,7 +49,7 @@ TSV_COLUMNS: dict[int, tuple[str, ...]] = {
 
 class OpenReviewReader:
     name = "openreview"
-    version = 2                   # 2: ICLR 2026 mean ratings
+    version = 3                   # 2: ICLR 2026 mean ratings; 3: the orals' too
 
     def sniff(self, src: SourceFile) -> bool:
         return self._layout(src) is not None
@@ -185,7 +185,7 @@ class OpenReviewReader:
         data = _load_json(src)
         venue, year = _orals_venue_year(src, data)
         modeled = {"abstract", "arxiv_id", "arxiv_url", "authors", "forum", "id", "iclrcc_url", "keywords",
-                   "openreview_url", "pdf_url", "primary_area", "title", "tldr"}
+                   "openreview_url", "pdf_url", "primary_area", "title", "tldr", "ratings_avg", "ratings_n"}
 
         def rows() -> Iterator[tuple[str, dict[str, Any] | str]]:
             for i, p in enumerate(data["papers"]):
@@ -213,7 +213,8 @@ class OpenReviewReader:
             return self._record(fkey, venue, year, title, [clean(n) for n in names if clean(n)],
                                 raw_status="oral", abstract=p.get("abstract"), ids=ids, links=links,
                                 keywords=keywords, primary_area=p.get("primary_area"), tldr=p.get("tldr"),
-                                extra=extra)
+                                extra=extra, review=reviews.from_means(p.get("ratings_avg"), None,
+                                                                       p.get("ratings_n")))
 
         return _collect(rows(), build)
 

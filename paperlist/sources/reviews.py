@@ -16,7 +16,7 @@ from typing import Any
 
 from ..models import Review
 
-_NUMBER = re.compile(r"\s*(-?\d+(?:\.\d+)?)")
+_NUMBER = re.compile(r"\s*(-?\d+(?:\.\d+)?)(?![\w.])")   # "8: accept" is 8; "1e9" is junk
 # Fields with an _avg twin that are not scores: reply counts, author counts, review lengths.
 _NOT_SCORES = {"replies", "authors#", "wc_review", "wc_summary", "wc_strengths", "wc_weaknesses",
                "wc_questions"}

@@ -111,7 +111,7 @@ def ratings(papers: list[StatsPaper], lists_rejected: bool) -> RatingFigures | N
     for p, _ in rated:
         rv = p["review"]
         assert rv is not None
-        reviews += len(rv.ratings)
+        reviews += len(rv.ratings) if rv.ratings else (rv.count or 0)   # a source's mean: its count
         if rv.confidences and len(rv.confidences) == len(rv.ratings):
             pairs.extend(zip(rv.ratings, rv.confidences, strict=True))
     accepted = [m for p, m in rated if p["accepted"]]

@@ -83,7 +83,8 @@ def institution_key(name: str) -> tuple[str, str, bool]:
     whole = _key(" ".join(parts))
     if whole in _ALIASES:
         return _key(_ALIASES[whole]), _ALIASES[whole], True
-    while len(parts) > 1 and _UNIT.match(fold(parts[0])) and any(_ORG.search(fold(p)) for p in parts[1:]):
+    while len(parts) > 1 and _UNIT.match(fold(parts[0])) and any(
+            _ORG.search(fold(p)) or _key(p) in _ALIASES for p in parts[1:]):   # "CSAIL, MIT" too
         parts.pop(0)
     if len(parts) > 1 and not _CAMPUS_PARENTS.match(_key(parts[0])) and _ORG.search(fold(parts[0])):
         parts = parts[:1]

@@ -36,7 +36,8 @@ def _card(r: sqlite3.Row) -> Card:
     return {"id": r["id"], "venue": r["venue"], "year": r["year"], "title": r["title"],
             "title_plain": r["title_plain"], "status": r["status"], "accepted": r["accepted"],
             "track": r["track"], "award": r["award"], "citations": r["citations"],
-            "rating": r["rating"], "updated_at": r["updated_at"], "abstract_head": r["abstract_head"], "authors": []}
+            "rating": r["rating"], "updated_at": r["updated_at"], "abstract_head": r["abstract_head"],
+            "authors": []}
 
 
 def _like(word: str) -> str:
@@ -100,6 +101,14 @@ class BrowseMixin(StoreBase):
             "SELECT c.file AS file, f.source AS source, c.papers AS papers, f.ingested_at AS ingested_at"
             " FROM venue_year_files c JOIN files f ON f.key = c.file WHERE c.venue=? AND c.year=?"
             " ORDER BY f.ingested_at DESC, c.file", (venue, year))]
+
+    def venue_year_source_papers(self, venue: str, year: int) -> dict[str, int]:
+        """How many of a conference-year's papers each source gave (distinct papers: a source's
+        files may overlap, or split one year by category)."""
+        return dict(self.db.execute(
+            "SELECT substr(j.value, 1, instr(j.value, ':') - 1) AS source, count(DISTINCT p.id)"
+            " FROM papers p, json_each(p.sources) j WHERE p.venue=? AND p.year=? GROUP BY source",
+            (venue, year)).fetchall())
 
     def list_facets(self, venue: str, year: int) -> dict[str, dict[str | None, int]]:
         """Status and track counts of a conference-year (unfiltered), for its filter links."""

@@ -16,7 +16,7 @@ SERIES = (
 )
 
 
-def _nice_max(v: int) -> int:
+def nice_max(v: int) -> int:
     """The smallest 1/2/5 × 10^k at or above v (axis top)."""
     if v <= 0:
         return 1
@@ -39,7 +39,7 @@ def year_bars(rows: list[VenueYear], width: int = 720, height: int = 220) -> dic
         return {"width": width, "height": height, "bars": [], "ticks": [], "series": []}
     years = list(range(rows[0]["year"], rows[-1]["year"] + 1))
     by_year = {r["year"]: r for r in rows}
-    top_v = _nice_max(max(r["total"] for r in rows))
+    top_v = nice_max(max(r["total"] for r in rows))
     slot = plot_w / len(years)
     bar_w = max(2.0, min(36.0, slot * 0.72))
     label_every = max(1, round(len(years) / 12))

@@ -32,6 +32,7 @@ SORT = {
     "oldest": N_("Oldest"),
     "title": N_("Title"),
     "citations": N_("Citations"),
+    "rating": N_("Rating"),
 }
 
 FACET = {
@@ -54,3 +55,31 @@ SERIES = {
     "accepted": N_("Other accepted"),
     "rejected": N_("Rejected / withdrawn"),
 }
+
+# Review score dimensions besides rating and confidence, as sources name them.
+DIMENSION = {
+    "soundness": N_("Soundness"),
+    "presentation": N_("Presentation"),
+    "contribution": N_("Contribution"),
+    "correctness": N_("Correctness"),
+    "technical_novelty": N_("Technical novelty"),
+    "empirical_novelty": N_("Empirical novelty"),
+    "novelty": N_("Novelty"),
+    "originality": N_("Originality"),
+    "clarity": N_("Clarity"),
+    "significance": N_("Significance"),
+    "quality": N_("Quality"),
+    "technical_quality": N_("Technical quality"),
+    "excitement": N_("Excitement"),
+    "reproducibility": N_("Reproducibility"),
+    "scope": N_("Scope"),
+    "limitations": N_("Limitations"),
+    "strengths": N_("Strengths"),
+    "suitability": N_("Suitability"),
+}
+
+
+def dimension_label(key: str) -> str:
+    """The name of a score dimension (a label code the templates translate; an unknown key as
+    words: "ethics_flag" -> "Ethics flag")."""
+    return DIMENSION.get(key) or key.replace("_", " ").strip().capitalize()

@@ -24,6 +24,7 @@ from .views.apidocs import build_api_docs
 from .views.base import Ctx, card
 from .views.papers import build_author, build_paper
 from .views.search import build_search
+from .views.stats import build_conference_stats
 from .views.topics import build_topic, build_topics, build_venue_year_topics
 from .views.venues import build_conferences, build_coverage, build_home, build_venue, build_venue_year
 
@@ -149,6 +150,8 @@ def routes() -> list[Route]:
               page("venue.html", lambda r: build_venue(ctx(r), r.path_params["venue"]))),
         Route("/conferences/{venue}/{year}", page("venue_year.html", lambda r: build_venue_year(
             ctx(r), r.path_params["venue"], r.path_params["year"], r.query_params))),
+        Route("/conferences/{venue}/{year}/stats", page("stats.html", lambda r: build_conference_stats(
+            ctx(r), r.path_params["venue"], r.path_params["year"]))),
         Route("/conferences/{venue}/{year}/topics",
               page("venue_topics.html", lambda r: build_venue_year_topics(
                   ctx(r), r.path_params["venue"], r.path_params["year"]))),

@@ -50,8 +50,12 @@ def environment(lang: str) -> Environment:
         u=lambda path: pre + path if path != "/" else (pre + "/" if pre else "/"),
         num=lambda n: i18n.number(n, lang), compact=lambda n: i18n.compact(n, lang),
         date=lambda v: i18n.date(v, lang), share=lambda part, total: i18n.share(part, total, lang),
+        dec=lambda x, digits=2: i18n.decimal(x, lang, digits),
+        pct=lambda x, digits=1: i18n.percent(x, lang, digits),
+        scores=lambda xs: " · ".join(i18n.number(x, lang) for x in xs),
     )
-    env.globals.update(status_labels=labels.STATUS, status_series=labels.SERIES)
+    env.globals.update(status_labels=labels.STATUS, status_series=labels.SERIES,
+                       dimension=labels.dimension_label)
     more = i18n.translations(lang).gettext("and %(n)s more")
 
     def author_links(authors: list[dict[str, str]], limit: int = 14) -> Markup:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .charts import _nice_max
+from .charts import nice_max
 
 SERIES_CLASSES = ("v0", "v1", "v2", "v3", "v4", "v5", "v-other")
 
@@ -46,7 +46,7 @@ def stacked_by_venue(venue_years: dict[tuple[str, int], int], labels: dict[str, 
     for (v, y), n in venue_years.items():
         key = v if v in named else "other"
         per_year[y][key] = per_year[y].get(key, 0) + n
-    top_v = _nice_max(max(sum(d.values()) for d in per_year.values()))
+    top_v = nice_max(max(sum(d.values()) for d in per_year.values()))
     slot = plot_w / len(years)
     bar_w = max(2.0, min(36.0, slot * 0.72))
     label_every = max(1, round(len(years) / 12))

@@ -71,6 +71,23 @@ def number(n: float | None, lang: str) -> str:
     return "" if n is None else format_decimal(n, locale=locale(lang))
 
 
+@lru_cache(maxsize=8192)
+def decimal(x: float | None, lang: str, digits: int = 2) -> str:
+    """5.1604 -> "5.16": a mean rating or a correlation with a fixed number of decimals ("" for
+    None; cached: list pages format a rating per card)."""
+    if x is None:
+        return ""
+    return str(format_decimal(x, format="#,##0." + "0" * digits if digits else "#,##0", locale=locale(lang)))
+
+
+def percent(x: float | None, lang: str, digits: int = 1) -> str:
+    """A rate as a percentage with ``digits`` decimals: 0.3179 -> "31.8%" ("" for None)."""
+    if x is None:
+        return ""
+    pattern = "#,##0." + "0" * digits + "%" if digits else "#,##0%"
+    return str(format_percent(x, format=pattern, locale=locale(lang)))
+
+
 def share(part: int, total: int, lang: str) -> str:
     """``part`` of ``total`` as a whole percentage ("85%" / "85%"), never rounded to a false 0% or
     100%: 1 of 1,000 is "<1%", 999 of 1,000 is "99%"; "–" when there is nothing to count."""

@@ -17,6 +17,7 @@ from ...service.errors import N_
 from ...service.paths import author_path, href, venue_path
 from ...service.search import hit_data, request_params, run_search, search_links
 from ...topics import taxonomy
+from .. import i18n
 from ..labels import FACET, SORT, STATUS, status_key
 from .base import Ctx
 
@@ -115,8 +116,10 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
     r = search_request_from_params(params)
     data: dict[str, Any] = {"page": "search", "q": r.q, "request": {
         "q": r.q, "venues": r.venues, "year_from": r.year_from, "year_to": r.year_to, "statuses": r.statuses,
-        "sort": r.sort, "page": r.page, "per_page": r.per_page, "mode": r.mode, "topics": r.topics}}
-    if not (r.q or r.venues or r.statuses or r.year_from or r.year_to or r.topics):
+        "sort": r.sort, "page": r.page, "per_page": r.per_page, "mode": r.mode, "topics": r.topics,
+        "rating_min": r.rating_min, "rating_max": r.rating_max}}
+    rated = r.rating_min is not None or r.rating_max is not None
+    if not (r.q or r.venues or r.statuses or r.year_from or r.year_to or r.topics or rated):
         return data | {"empty_query": True, "hits": [], "total": 0}
     res = run_search(ctx.home, r)
     active = ([{"label": venues.get(v).short,
@@ -132,6 +135,12 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
                  else f"{r.year_from or ''}–{r.year_to or ''}")
         active.append({"label": label, "href": href("/search", request_params(r, year_from=None, year_to=None,
                                                                                page=1))})
+    if rated:
+        lo, hi = (f"{x:g}" if x is not None else "" for x in (r.rating_min, r.rating_max))
+        word = i18n.translations(ctx.lang).gettext("Rating")
+        bounds = f"{lo}–{hi}" if lo and hi else (f"≥ {lo}" if lo else f"≤ {hi}")
+        active.append({"label": f"{word} {bounds}",
+                       "href": href("/search", request_params(r, rating_min=None, rating_max=None, page=1))})
     pages = res.pages
     return data | {
         "empty_query": False, "total": res.total, "took_ms": round(res.took_ms, 1),

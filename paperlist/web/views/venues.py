@@ -60,8 +60,12 @@ def build_venue(ctx: Ctx, name: str) -> dict[str, Any]:
     """A venue: its years with counts and status breakdown, and a chart of papers per year."""
     d = sv.venue(ctx.home, name)
     key = d["venue"]["key"]
+    stats_href = {s["year"]: s["href"] for s in d["stats"]}
     return {"page": "venue", **d,
             "venue": {**d["venue"], "field_name": _field_name(d["venue"]["field"], ctx.lang)},
+            "years": [{**y, "stats_href": stats_href.get(y["year"])} for y in d["years"]],
+            # the year-over-year figures are worth a table where a year has a rate or ratings
+            "stats_table": any(s["rated"] or s["acceptance_rate"] is not None for s in d["stats"]),
             "related": [_venue_entry(r) for r in d["related"]],
             "chart": year_bars(sv.year_rows(ctx.home, key))}
 
