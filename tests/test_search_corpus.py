@@ -81,3 +81,14 @@ def test_parallel_search_equals_sequential(corpus_home: Path, q: str, sort: str)
         assert a.total == b.total
         assert [h.id for h in a.hits] == [h.id for h in b.hits]
         assert a.facets == b.facets
+
+
+@pytest.mark.parametrize(("q", "negation"), [("llm cant self correct reasoning", "cant"),
+                                             ("why models dont generalize", "dont")])
+def test_a_suggestion_never_drops_a_negation(corpus: Searcher, q: str, negation: str) -> None:
+    """Issue 20 item 4: "cant" is not a typo of "can" (it reversed the query's meaning)."""
+    res = corpus.search(SearchRequest(q=q))
+    assert res.suggestion is None or negation in res.suggestion.split()
+    assert negation not in (res.interpreted.get("corrected") or {})
+    fixed = corpus.search(SearchRequest(q="wihtout labels"))       # a misspelt negation is still fixed
+    assert fixed.suggestion == "without labels"

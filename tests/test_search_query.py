@@ -132,3 +132,11 @@ def test_parse_years(v: str, rng: tuple[int | None, int | None] | None) -> None:
 
 def test_text_clause_defaults() -> None:
     assert TextClause("x") == TextClause("x", None, False, False)
+
+
+def test_corrections_never_cross_a_negation() -> None:
+    from paperlist.search.negation import keeps_meaning
+
+    assert not keeps_meaning("cant", "can") and not keeps_meaning("dont", "don")
+    assert not keeps_meaning("isn't", "is") and not keeps_meaning("nit", "not")
+    assert keeps_meaning("wihtout", "without") and keeps_meaning("lerning", "learning")

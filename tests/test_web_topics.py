@@ -86,10 +86,15 @@ def test_search_page_topic_facet_modes_and_translation(client: Any, web_store: S
     f = client.get(f"/en/search?q=decoding&topic={slug}&format=json").json()
     assert f["total"] >= 1 and f["request"]["topics"] == [slug]
     assert any(a["href"] for a in f["active_filters"])
-    assert [m["value"] for m in d["modes"]["links"]] == ["auto", "keyword", "semantic", "hybrid"]
-    # asked for meaning without vectors: keyword results, and the page says so
-    html = client.get("/en/search?q=speculative+decoding&mode=semantic").text
-    assert "Search by meaning is unavailable here" in html
+    # no vectors here: only the modes that run are offered (issue 20 item 3)
+    assert d["modes"]["unavailable"] in ("setup", "vectors")
+    assert [m["value"] for m in d["modes"]["links"]] == ["auto", "keyword"]
+    # asked for meaning anyway: keyword results, and the page says so once, in plain words
+    for prefix, plain in (("/en", "Search by meaning is unavailable here"), ("", "语义")):
+        html = client.get(f"{prefix}/search?q=speculative+decoding&mode=semantic").text
+        assert plain in html and html.count('class="notice"') == 1
+        assert "pip install" not in html and "usearch" not in html and "paperlist embed" not in html
+        assert "search is unavailable:" not in html          # not among the "searched as text" notes
     zh = client.get("/search?q=投机解码").text
     assert "已译为英文搜索" in zh and "speculative decoding" in zh
     assert "Speculative Decoding" in re.sub(r"<[^>]+>", "", zh)

@@ -40,6 +40,7 @@ from tantivy import Occur, Query
 
 from ..index import analyzers
 from .clauses import field_clause
+from .negation import keeps_meaning
 from .proximity import proximity_parts
 from .query import ParsedQuery
 from .tiers import AUTHOR_TIER_MAX, TIER_MIN_MATCHES, Part, Tier, bm25_max, make_tier
@@ -268,7 +269,7 @@ class TextQueryBuilder:
             # a rare or unknown word, likely a typo: its most common spelling neighbour (unless it
             # is someone's name: "Frew tracking" is Eric Frew's paper, not "free tracking")
             fix = self.corrector(t.word) if self.corrector is not None else None
-            if fix and fix != t.word:
+            if fix and fix != t.word and keeps_meaning(t.word, fix):
                 alt, alt_bonuses = self._word_branches(fix, analyzers.stem(fix), w.correction)
                 if sum(df for _, df, _, _ in alt) >= 10 * max(1, t.known):
                     out += [q for q, _, _, _ in alt]

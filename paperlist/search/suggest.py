@@ -20,6 +20,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from ..index import analyzers
+from .negation import keeps_meaning
 from .query import ParsedQuery
 from .rank import TextQuery
 
@@ -123,6 +124,7 @@ class Suggester:
                 c = self.correct(t.word)
                 if c:
                     fixes[t.word] = c
+        fixes = {w: c for w, c in fixes.items() if keeps_meaning(w, c)}
         if not fixes:
             return None
         fixed = pq.raw
@@ -130,3 +132,4 @@ class Suggester:
             fixed = re.sub(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", c, fixed, flags=re.IGNORECASE)
         fixed = " ".join(fixed.split())
         return fixed if analyzers.word_tokens(fixed) != analyzers.word_tokens(pq.raw) else None
+

@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from ..search import InvalidRequest, NoIndex
 from ..search.model import MAX_PER_PAGE, MAX_WINDOW, Hit, SearchRequest, SearchResult
+from .empty import why_empty
 from .errors import N_, BadRequest, Unavailable
 from .home import Home
 from .paths import API_ROOT, format_links, href, paper_path
@@ -112,13 +113,18 @@ def response(r: SearchRequest, res: SearchResult, facet_size: int = DEFAULT_FACE
                   "per_page": r.per_page},
         "total": res.total, "pages": pages, "took_ms": round(res.took_ms, 2),
         "hits": [hit_data(h) for h in res.hits], "facets": facets,
-        "suggestion": res.suggestion, "interpreted": res.interpreted, "links": links,
+        "suggestion": res.suggestion, "interpreted": res.interpreted, "nothing_found": [], "links": links,
     }
 
 
 def search(home: Home, r: SearchRequest, facet_size: int = DEFAULT_FACET_SIZE) -> SearchResponse:
-    """Run a request and answer it as plain data (``response``)."""
-    return response(r, run_search(home, r), facet_size)
+    """Run a request and answer it as plain data (``response``); with no hits, why, where the
+    filters ask for what the data does not hold (``empty.why_empty``)."""
+    res = run_search(home, r)
+    out = response(r, res, facet_size)
+    if res.total == 0:
+        out["nothing_found"] = why_empty(home, res.interpreted.get("filters", {}))
+    return out
 
 
 def search_ids(home: Home, r: SearchRequest, limit: int) -> Iterator[str]:

@@ -109,16 +109,24 @@ def _parents_first(vs: list[VenueSummary]) -> list[VenueSummary]:
                                      -v["papers"], v["short"]))
 
 
-def latest_proceedings(home: Home, limit: int = 16) -> list[LatestProceedings]:
-    """Each conference's newest year, the newest years first and the largest conferences first
-    within a year (this year's and last year's only)."""
+def latest_proceedings(home: Home, limit: int = 40) -> list[LatestProceedings]:
+    """Each conference's newest year, this year's and last year's only: the newest year first, and
+    within a year the largest proceedings first (that year's accepted papers, not the venue's all-
+    time total), each with its paper count."""
     rows = venue_rows(home)
-    latest = sorted(((y, -r["papers"], r["key"]) for r in rows.values() if r["kind"] == "conference"
-                     and not r["parent"] for y in r["years"][-1:]), key=lambda t: (-t[0], t[1], t[2]))
-    newest = latest[0][0] if latest else None
-    out: list[LatestProceedings] = [{"key": key, "short": rows[key]["short"], "year": y,
-                                     "href": venue_path(key, y)}
-                                    for y, _, key in latest if newest is not None and y >= newest - 1]
+    newest = max((r["years"][-1] for r in rows.values() if r["kind"] == "conference" and r["years"]),
+                 default=None)
+    if newest is None:
+        return []
+    out: list[LatestProceedings] = []
+    for r in rows.values():
+        if r["kind"] != "conference" or r["parent"] or not r["years"] or r["years"][-1] < newest - 1:
+            continue
+        y = r["years"][-1]
+        counts = next(c for c in year_rows(home, r["key"]) if c["year"] == y)
+        out.append({"key": r["key"], "short": r["short"], "year": y, "href": venue_path(r["key"], y),
+                    "papers": counts["accepted"] or counts["total"]})
+    out.sort(key=lambda x: (-x["year"], -x["papers"], x["short"].lower()))
     return out[:limit]
 
 

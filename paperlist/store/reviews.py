@@ -89,6 +89,14 @@ class ReviewsMixin(StoreBase):
                             (venue, year)).fetchone()
         return str(r[0]) if r else None
 
+    def rated_papers(self, venue: str, year_from: int | None, year_to: int | None) -> int:
+        """How many of a venue's papers in [year_from, year_to] (open ends allowed) have a mean rating."""
+        return int(self.db.execute(
+            "SELECT count(*) FROM paper_reviews WHERE venue=? AND year BETWEEN ? AND ?"
+            " AND rating IS NOT NULL",
+            (venue, year_from if year_from is not None else 0, year_to if year_to is not None else 9999),
+        ).fetchone()[0])
+
     def venue_stats(self, venue: str) -> list[tuple[int, str]]:
         """(year, JSON) of every year of a venue, oldest first."""
         return [(y, d) for y, d in self.db.execute(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from ..store.rows import VenueYear
@@ -17,7 +18,7 @@ SERIES = (
 
 
 def nice_max(v: int) -> int:
-    """The smallest 1/2/5 × 10^k at or above v (axis top)."""
+    """The smallest 1/2/5 × 10^k at or above v."""
     if v <= 0:
         return 1
     k = 1
@@ -26,6 +27,24 @@ def nice_max(v: int) -> int:
             if m * k >= v:
                 return m * k
         k *= 10
+
+
+def axis(v: int, intervals: int = 5) -> tuple[int, list[int]]:
+    """A count axis up to at least ``v``: (top, tick values), the ticks a 1/2/5 × 10^k step apart
+    and at most ``intervals`` of them, so every label is a round number (0, 1K, 2K … 5K; never
+    0, 1K, 2K, 4K, 5K from quarters of 5,000)."""
+    step = nice_max(max(1, -(-v // intervals)))
+    top = max(step, -(-v // step) * step)
+    return top, list(range(0, top + 1, step))
+
+
+def y_ticks(values: list[int], top: int, base: float, plot_h: float) -> list[dict[str, Any]]:
+    return [{"value": t, "y": round(base - plot_h * t / top, 1)} for t in values]
+
+
+def is_partial(year: int, today: dt.date | None = None) -> bool:
+    """Whether a year's counts are still growing: the current year (and any later one) is not over."""
+    return year >= (today or dt.date.today()).year
 
 
 def year_bars(rows: list[VenueYear], width: int = 720, height: int = 220) -> dict[str, Any]:
@@ -39,7 +58,7 @@ def year_bars(rows: list[VenueYear], width: int = 720, height: int = 220) -> dic
         return {"width": width, "height": height, "bars": [], "ticks": [], "series": []}
     years = list(range(rows[0]["year"], rows[-1]["year"] + 1))
     by_year = {r["year"]: r for r in rows}
-    top_v = nice_max(max(r["total"] for r in rows))
+    top_v, tick_values = axis(max(r["total"] for r in rows))
     slot = plot_w / len(years)
     bar_w = max(2.0, min(36.0, slot * 0.72))
     label_every = max(1, round(len(years) / 12))
@@ -58,12 +77,14 @@ def year_bars(rows: list[VenueYear], width: int = 720, height: int = 220) -> dic
                     segs.append({"name": name, "cls": cls, "count": n, "x": round(x, 1), "y": round(y, 1),
                                  "w": round(bar_w, 1), "h": round(max(h, 0.5), 1)})
         bars.append({"year": year, "total": r["total"] if r else 0, "segments": segs,
+                     "partial": is_partial(year),
                      "label": year if (len(years) - 1 - i) % label_every == 0 else None,
                      "lx": round(x + bar_w / 2, 1), "ly": height - 8,
                      "hx": round(left + i * slot, 1), "hw": round(slot, 1)})
-    ticks = [{"value": top_v * k // 4, "y": round(top + plot_h - plot_h * k / 4, 1)} for k in range(5)]
+    ticks = y_ticks(tick_values, top_v, top + plot_h, plot_h)
     present = [name for name, statuses, _ in SERIES
                if any(r["statuses"].get(s, 0) for r in rows for s in statuses)]
     return {"width": width, "height": height, "left": left, "right": width - right, "top": top,
             "bottom": top + plot_h, "bars": bars, "ticks": ticks,
+            "partial_year": next((b["year"] for b in bars if b["partial"]), None),
             "series": [{"name": n, "cls": c} for n, _, c in SERIES if n in present]}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..stats.model import RatingBin
-from .charts import nice_max
+from .charts import axis, y_ticks
 
 # Decisions in stacking order, bottom first: accepted papers rise from the axis.
 STACK = ("oral", "spotlight", "highlight", "poster", "accepted", "rejected", "withdrawn", "desk-rejected",
@@ -33,7 +33,7 @@ def rating_histogram(bins: list[RatingBin], width: int = 720, height: int = 280)
     if not bins:
         return {"width": width, "height": height, "bars": [], "ticks": [], "x_ticks": [], "series": []}
     slot, x_ticks = _x_scale(bins, width)
-    top_v = nice_max(max(b["papers"] for b in bins))
+    top_v, tick_values = axis(max(b["papers"] for b in bins), intervals=4)
     bar_w = max(1.0, slot * 0.88)
     base = top + plot_h
     bars = []
@@ -53,7 +53,7 @@ def rating_histogram(bins: list[RatingBin], width: int = 720, height: int = 280)
     present = {s for b in bins for s, n in b["by_status"].items() if n}
     return {"width": width, "height": height, "left": LEFT, "right": width - RIGHT, "top": top,
             "bottom": base, "bars": bars, "x_ticks": [{**t, "y": base + 18} for t in x_ticks],
-            "ticks": [{"value": top_v * k // 4, "y": round(base - plot_h * k / 4, 1)} for k in range(5)],
+            "ticks": y_ticks(tick_values, top_v, base, plot_h),
             "x_label": {"x": round(LEFT + (width - LEFT - RIGHT) / 2, 1), "y": height - 6},
             "series": [{"status": s, "cls": f"h-{s}"} for s in STACK if s in present]}
 

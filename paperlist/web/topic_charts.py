@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .charts import nice_max
+from .charts import axis, is_partial, y_ticks
 
 SERIES_CLASSES = ("v0", "v1", "v2", "v3", "v4", "v5", "v-other")
 
@@ -20,7 +20,7 @@ def sparkline(by_year: dict[int, int], years: list[int], width: int = 120,
     area = f"0,{height} " + " ".join(f"{x},{y}" for x, y in pts) + f" {width},{height}"
     return {"width": width, "height": height, "points": " ".join(f"{x},{y}" for x, y in pts), "area": area,
             "first": years[0] if years else None, "last": years[-1] if years else None,
-            "peak": max(vals) if vals else 0}
+            "peak": max(vals) if vals else 0, "partial": bool(years) and is_partial(years[-1])}
 
 
 def stacked_by_venue(venue_years: dict[tuple[str, int], int], labels: dict[str, str], top: int = 6,
@@ -46,7 +46,7 @@ def stacked_by_venue(venue_years: dict[tuple[str, int], int], labels: dict[str, 
     for (v, y), n in venue_years.items():
         key = v if v in named else "other"
         per_year[y][key] = per_year[y].get(key, 0) + n
-    top_v = nice_max(max(sum(d.values()) for d in per_year.values()))
+    top_v, tick_values = axis(max(sum(d.values()) for d in per_year.values()))
     slot = plot_w / len(years)
     bar_w = max(2.0, min(36.0, slot * 0.72))
     label_every = max(1, round(len(years) / 12))
@@ -66,10 +66,12 @@ def stacked_by_venue(venue_years: dict[tuple[str, int], int], labels: dict[str, 
                              "x": round(x, 1), "y": round(y0, 1), "w": round(bar_w, 1),
                              "h": round(max(h, 0.5), 1)})
         bars.append({"year": year, "total": sum(per_year[year].values()), "segments": segs,
+                     "partial": is_partial(year),
                      "label": year if (len(years) - 1 - i) % label_every == 0 else None,
                      "lx": round(x + bar_w / 2, 1), "ly": height - 8})
-    ticks = [{"value": top_v * k // 4, "y": round(top_pad + plot_h - plot_h * k / 4, 1)} for k in range(5)]
+    ticks = y_ticks(tick_values, top_v, top_pad + plot_h, plot_h)
     present = [v for v in order if v in named or any("other" in d for d in per_year.values())]
     return {"width": width, "height": height, "left": left, "right": width - right, "top": top_pad,
             "bottom": top_pad + plot_h, "bars": bars, "ticks": ticks,
+            "partial_year": next((b["year"] for b in bars if b["partial"]), None),
             "series": [{"venue": v, "label": labels.get(v, v), "cls": cls[v]} for v in present]}

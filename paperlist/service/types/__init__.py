@@ -13,7 +13,7 @@ from .authors import AuthorDetail, AuthorVenue, Coauthor
 from .common import AuthorRef, ExternalId, FormatLinks, Link, Pagination, PaperAuthor, PaperSummary, VenueRef
 from .papers import PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
 from .reviews import ConferenceStats, ReviewPlace, ReviewScores
-from .search import Facets, FacetValue, SearchHit, SearchQuery, SearchResponse
+from .search import EmptyReason, Facets, FacetValue, SearchHit, SearchQuery, SearchResponse
 from .topics import (
     TopicArea,
     TopicDetail,
@@ -66,6 +66,7 @@ __all__ = [
     "PaperFields",
     "PaperSummary",
     "PaperVenue",
+    "EmptyReason",
     "SearchHit",
     "SearchQuery",
     "SearchResponse",

@@ -55,6 +55,19 @@ class SearchQuery(TypedDict):
     per_page: int
 
 
+class EmptyReason(TypedDict):
+    """Why a venue in a search's filters cannot give a hit: no papers in the filtered years
+    (``no-papers``), none with the asked decisions (``no-decision``: ``have`` lists those there
+    are), or no rated papers for a rating filter (``no-ratings``)."""
+
+    kind: str
+    venue: str
+    venue_short: str
+    years: str                      # "2025", "2020–2024", "" for any year
+    href: str                       # the venue-year's or the venue's page
+    have: list[str]
+
+
 class SearchResponse(TypedDict):
     query: SearchQuery
     total: int
@@ -64,4 +77,5 @@ class SearchResponse(TypedDict):
     facets: Facets
     suggestion: str | None
     interpreted: Interpreted
+    nothing_found: list[EmptyReason]
     links: FormatLinks

@@ -32,6 +32,7 @@ class LatestProceedings(TypedDict):
     short: str
     year: int
     href: str
+    papers: int                 # the year's accepted papers (all listed ones where none is marked)
 
 
 class VenueYearRow(TypedDict):

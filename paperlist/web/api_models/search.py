@@ -134,6 +134,19 @@ class SearchLinks(FormatLinks):
     prev: str | None = None
 
 
+class EmptyReason(Model):
+    """Why a filtered venue cannot give a hit: the data, not the words."""
+
+    kind: str = Field(description="no-papers (none in the filtered years), no-decision (none with the "
+                                  "asked statuses: `have` lists those there are), no-ratings (no rated "
+                                  "papers for a rating filter).")
+    venue: str
+    venue_short: str
+    years: str = Field(description="The filtered years: 2025, 2020–2024, or empty for any year.")
+    href: str = Field(description="The venue-year's page (or the venue's).")
+    have: list[str] = Field(description="With no-decision: the statuses its papers do have, most first.")
+
+
 class SearchResponse(Model):
     query: SearchQuery
     total: int = Field(description="Papers matching (all of them, not only this page).")
@@ -146,4 +159,7 @@ class SearchResponse(Model):
     interpreted: Interpreted = Field(description="How the query was understood: words, phrases, filters, "
                                                  "corrected words, notes on syntax that was "
                                                  "searched as text.")
+    nothing_found: list[EmptyReason] = Field(default_factory=list, description=(
+        "With no hits: the filters the data cannot answer (a venue-year we have no papers or no such "
+        "decisions from). Empty otherwise."))
     links: SearchLinks

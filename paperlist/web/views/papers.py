@@ -3,7 +3,9 @@ page's language and the papers of their lists as cards."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
+from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
@@ -12,12 +14,21 @@ from ..labels import status_key
 from .base import Ctx, card
 
 
+def _link_buttons(links: list[Any]) -> list[dict[str, Any]]:
+    """The paper's links as buttons: where sources give several links of one kind (two PDFs, the
+    proceedings page and the conference's), each says its site, so no two buttons read alike."""
+    kinds = Counter(link["kind"] for link in links)
+    return [{**link, "host": (urlsplit(link["url"]).hostname or "").removeprefix("www.")
+             if kinds[link["kind"]] > 1 else ""} for link in links]
+
+
 def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
     """Everything the paper page shows: the paper's fields, their renderings, its topics, more by
     its authors, similar papers."""
     d = sp.paper(ctx.home, ref)
     return {
         "page": "paper", **d, "status_key": status_key(d["status"]),
+        "link_buttons": _link_buttons(d["links"]),
         # the service's renderings are sanitized HTML: the templates insert them as they are
         **{k: Markup(d[k]) for k in ("title_html", "abstract_html", "tldr_html", "summary_zh_html")},
         "topics": [{**t, "name": t["zh"] if ctx.lang == "zh" else t["name"]} for t in d["topics"]],

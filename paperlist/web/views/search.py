@@ -13,6 +13,7 @@ from ... import venues
 from ...richtext import render_inline
 from ...search.model import MODES, SORTS, Hit, Interpreted, SearchRequest, SearchResult
 from ...service import search_request_from_params
+from ...service.empty import why_empty
 from ...service.errors import N_
 from ...service.paths import author_path, href, venue_path
 from ...service.search import hit_data, request_params, run_search, search_links
@@ -82,13 +83,25 @@ MODE_LABELS = {"auto": N_("Automatic"), "keyword": N_("Keywords"), "hybrid": N_(
                "semantic": N_("Meaning")}
 
 
+def _unavailable(reason: str | None) -> str | None:
+    """Why search by meaning cannot run, as a reader is told it: ``setup`` (this server was set up
+    without it), ``vectors`` (paper vectors not computed yet) or ``broken``; None when it runs."""
+    if reason is None:
+        return None
+    if "not installed" in reason:
+        return "setup"
+    return "vectors" if "no paper vectors" in reason else "broken"
+
+
 def _modes(r: SearchRequest, interpreted: Interpreted) -> dict[str, Any]:
-    """The search-mode switch: which mode ran, links to the others, and whether vectors exist."""
+    """The search-mode switch: which mode ran, and links to the others that can run here (no
+    "meaning" mode is offered where vectors or the model are missing)."""
     sem = interpreted.get("semantic")
-    return {"used": interpreted.get("mode", "keyword"), "requested": r.mode,
-            "unavailable": sem["unavailable"] if sem else None,
+    unavailable = _unavailable(sem["unavailable"] if sem else None)
+    offered = [m for m in MODES if not unavailable or m in ("auto", "keyword") or m == r.mode]
+    return {"used": interpreted.get("mode", "keyword"), "requested": r.mode, "unavailable": unavailable,
             "links": [{"value": m, "label": MODE_LABELS[m], "active": m == r.mode,
-                       "href": href("/search", request_params(r, mode=m, page=1))} for m in MODES]}
+                       "href": href("/search", request_params(r, mode=m, page=1))} for m in offered]}
 
 
 def _hit(h: Hit) -> dict[str, Any]:
@@ -103,11 +116,12 @@ def _hit(h: Hit) -> dict[str, Any]:
 
 
 def _notes(interpreted: Interpreted) -> dict[str, Any]:
-    """What the page should say about how the query was understood."""
+    """What the page should say about how the query was understood (a mode that could not run
+    is said by the mode switch, in plain words, not among the syntax notes)."""
     corrected = interpreted.get("corrected") or {}
     return {"corrected": [{"typed": k, "used": v} for k, v in corrected.items()],
             "loose": interpreted.get("match") in ("most", "any"),
-            "parse": list(interpreted.get("notes") or [])}
+            "parse": [n for n in interpreted.get("notes") or [] if " search is unavailable: " not in n]}
 
 
 def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -151,6 +165,9 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
                         "href": href("/search", request_params(r, q=res.suggestion, page=1))}
                        if res.suggestion else None),
         "interpreted": res.interpreted, "notes": _notes(res.interpreted),
+        "nothing_found": ([{**x, "have": [STATUS[status_key(s)] for s in x["have"]]}
+                           for x in why_empty(ctx.home, res.interpreted.get("filters", {}))]
+                          if res.total == 0 else []),
         "sorts": [{"value": s, "label": SORT[s], "active": s == r.sort,
                    "href": href("/search", request_params(r, sort=s, page=1))} for s in SORTS],
         "pagination": {"page": r.page, "pages": pages, "first_index": (r.page - 1) * r.per_page + 1,

@@ -15,6 +15,7 @@ from ...service.topics import ConferenceArea, ConferenceTopic
 from ...service.venues import venue_rows
 from ...topics import taxonomy
 from ...topics.stats import TopicCounts
+from ..charts import is_partial
 from ..topic_charts import sparkline, stacked_by_venue
 from .base import Ctx, card
 
@@ -57,7 +58,8 @@ def build_topics(ctx: Ctx) -> dict[str, Any]:
                            "venues": [{"key": v, "short": venue_registry.get(v).short, "count": n}
                                       for v, n in list(t["venues"].items())[:3]]}
                           for t in a["topics"]]})
-    return {"page": "topics", "areas": areas, "years": {"first": years[0], "last": years[-1]},
+    return {"page": "topics", "areas": areas,
+            "years": {"first": years[0], "last": years[-1], "partial": is_partial(years[-1])},
             "assigned": any(a["papers"] for a in areas)}
 
 

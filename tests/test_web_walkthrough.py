@@ -1,0 +1,141 @@
+"""What a walk through the site as a researcher found (issue 20), each guarded where its cause
+lives: the page over a real store and index."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paperlist.store import Store
+from tests.webdata import _rec, build_store, paper_id
+
+DUP = "Two Sources Give This Paper Two Different PDFs"
+
+
+@pytest.fixture(scope="module")
+def dup_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A home where two sources list one paper, each with its own PDF and page."""
+    from starlette.testclient import TestClient
+
+    from paperlist.web.app import Settings, create_app
+
+    home = tmp_path_factory.mktemp("dup")
+    extra = [
+        _rec("test:a", "dup-a", "iclr", 2024, DUP, ["Edsger Dijkstra"], status="poster",
+             ids={"openreview": "DUP1"},
+             links={"pdf": "https://openreview.net/pdf?id=DUP1", "site": "https://iclr.cc/virtual/2024/poster/9"}),
+        _rec("test:b", "dup-b", "iclr", 2024, DUP, ["Edsger Dijkstra"], status="poster",
+             ids={"openreview": "DUP1"},
+             links={"pdf": "https://www.example.org/dup.pdf", "site": "https://iclr.cc/virtual/2024/poster/9"}),
+    ]
+    build_store(home, index=False, extra=extra).close()
+    store = Store(home / "paperlist.db", readonly=True)
+    with TestClient(create_app(Settings(home=home, store=store)), follow_redirects=False) as c:
+        yield c, paper_id(store, "dup-a")
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"])
+def test_no_two_link_buttons_read_alike(dup_client: tuple[Any, str], prefix: str) -> None:
+    """Item 10: "PDF PDF" when two sources give a PDF: each repeated kind names its site."""
+    from tests.webdata import html_tags
+
+    client, pid = dup_client
+    t = client.get(f"{prefix}/papers/{pid}").text
+    start = t.index('<ul class="links">')
+    block = t[start:t.index("</ul>", start)]
+    buttons = [a for tag, a in html_tags(block) if tag == "a"]
+    assert {b["href"] for b in buttons} == {"https://openreview.net/pdf?id=DUP1", "https://www.example.org/dup.pdf",
+                                            "https://iclr.cc/virtual/2024/poster/9"}
+    assert '<span class="link-host">openreview.net</span>' in block
+    assert '<span class="link-host">example.org</span>' in block
+    assert block.count('class="link-host"') == 2           # the one site link needs no host
+    api = client.get(f"/api/v1/papers/{pid}").json()
+    assert [x["kind"] for x in api["links"]].count("pdf") == 2   # the API keeps every link
+
+
+@pytest.mark.parametrize("v", [1, 3, 7, 10, 99, 101, 1250, 4955, 5000, 11677, 123456])
+def test_axes_have_round_evenly_spaced_ticks(v: int) -> None:
+    """Item 6: ticks at quarters of 5,000 read 0/1K/2K/4K/5K; every tick is now a multiple of one
+    1/2/5 × 10^k step, the top at or just above the largest bar."""
+    from paperlist.web.charts import axis
+
+    top, ticks = axis(v)
+    step = ticks[1] - ticks[0]
+    assert ticks[0] == 0 and ticks[-1] == top >= v and len(ticks) <= 6
+    assert all(b - a == step for a, b in zip(ticks, ticks[1:], strict=False))
+    assert str(step).strip("0") in ("1", "2", "5") and top - step < v
+
+
+def test_the_current_year_is_marked_partial(client: Any) -> None:
+    """Item 6: the year in progress is drawn lighter and marked, with a note saying so."""
+    import datetime as dt
+
+    from paperlist.web.charts import is_partial
+
+    assert is_partial(2026, dt.date(2026, 12, 1)) and not is_partial(2025, dt.date(2026, 12, 1))
+    t = client.get("/en/conferences/neurips").text
+    if is_partial(2026):                     # the fixture's newest NeurIPS year is 2026
+        assert 'class="bar-link partial"' in t and ">2026*</text>" in t
+        assert "2026 is not over: its bar counts the papers published so far." in t
+    else:
+        assert "partial" not in t and "is not over" not in t
+    ticks = [int(x.replace(",", "")) for x in re.findall(r'<text class="tick" x="[\d.]+" y="[\d.]+" '
+                                                         r'text-anchor="end">([\d,]+)</text>', t)]
+    assert ticks and ticks[0] == 0 and len(set(b - a for a, b in zip(ticks, ticks[1:], strict=False))) == 1
+
+
+@pytest.mark.parametrize(("q", "kind", "page_text"), [
+    ("venue:neurips year:2026 status:rejected", "no-decision",
+     "Our sources give no such decision for NeurIPS 2026; its papers are: Poster, Oral, Spotlight."),
+    ("venue:neurips year:2019", "no-papers", "We have no NeurIPS papers from 2019."),
+    ("venue:neurips year:2023 rating:>=5", "no-ratings",
+     "No source we read gives review ratings for NeurIPS 2023."),
+])
+def test_an_empty_result_says_what_the_data_lacks(client: Any, q: str, kind: str, page_text: str) -> None:
+    """Item 5: "check your spelling" misleads when the filters ask for what our sources do not hold."""
+    api = client.get("/api/v1/search", params={"q": q}).json()
+    assert api["total"] == 0 and [x["kind"] for x in api["nothing_found"]] == [kind]
+    t = client.get("/en/search", params={"q": q}).text
+    assert page_text in t and "Check the spelling" not in t
+    zh = client.get("/search", params={"q": q}).text
+    assert "Check the spelling" not in zh and 'class="nothing-found"' in zh
+
+
+def test_words_that_match_nothing_still_get_the_spelling_hint(client: Any) -> None:
+    api = client.get("/api/v1/search", params={"q": "venue:neurips year:2024 qqzzxxnonword"}).json()
+    assert api["total"] == 0 and api["nothing_found"] == []
+    t = client.get("/en/search", params={"q": "venue:neurips year:2024 qqzzxxnonword"}).text
+    assert "Check the spelling" in t
+    assert client.get("/api/v1/search", params={"q": "graph"}).json()["nothing_found"] == []
+
+
+MORE_2025 = ["colt", "alt", "corl", "l4dc", "rss", "3dv", "chil", "clear", "cpal", "log", "mlhc", "automl",
+             "iccv", "ijcai", "coling", "naacl", "emnlp"]
+
+
+def test_latest_proceedings_newest_then_largest_with_counts(tmp_path: Path) -> None:
+    """Item 9: the home page's newest row ordered by year, then by that year's proceedings (not a
+    venue's all-time total, not the alphabet), with paper counts, and not cut at 16."""
+    from paperlist.service import Home
+    from paperlist.service.venues import latest_proceedings
+
+    def papers(venue: str, year: int, n: int) -> list[Any]:
+        return [_rec(f"test:{venue}{year}", f"{venue}{year}-{i}", venue, year, f"{venue} {year} paper {i}",
+                     ["Edsger Dijkstra"], status="poster") for i in range(n)]
+
+    extra = (papers("uai", 2024, 30) + papers("uai", 2026, 1) + papers("wacv", 2026, 3)
+             + papers("aistats", 2025, 5) + papers("isipta", 2025, 1)
+             + [p for v in MORE_2025 for p in papers(v, 2025, 1)])
+    home = tmp_path / "h"
+    build_store(home, index=False, extra=extra).close()
+    rows = latest_proceedings(Home(home))
+    got = [(r["key"], r["year"], r["papers"]) for r in rows]
+    assert got[0] == ("neurips", 2026, 20)                       # the seed's 20 NeurIPS 2026 papers
+    assert got.index(("wacv", 2026, 3)) < got.index(("uai", 2026, 1))   # not by all-time size
+    assert got.index(("aistats", 2025, 5)) < got.index(("isipta", 2025, 1))
+    assert [y for _, y, _ in got] == sorted((y for _, y, _ in got), reverse=True)
+    assert len(got) == 5 + len(MORE_2025) > 16                          # every one, not the first 16
