@@ -307,3 +307,24 @@ def render_block(text: str | None) -> Markup:
         return Markup("")
     paras = [p.strip() for p in re.split(r"\n\s*\n", text.replace("\r\n", "\n")) if p.strip()]
     return Markup("".join(f"<p>{_Renderer().render(p)}</p>" for p in paras))
+
+
+# Markdown with block structure (lists, quotes) for texts written as markdown, such as the
+# Chinese summaries: the blocks come from markdown-it, each block's text from the renderer above
+# (math, LaTeX commands, inline markdown), so the output holds only p, ul, ol, li, blockquote and
+# the inline tags.
+_MD_BLOCKS = MarkdownIt("zero", {"html": False}).enable(["list", "blockquote"])
+
+
+def render_markdown(text: str | None) -> Markup:
+    """A markdown text (lists, quotes, paragraphs) as safe HTML."""
+    if not text:
+        return Markup("")
+    tokens = _MD_BLOCKS.parse(_PRIVATE.sub("", text.replace("\r\n", "\n")))
+    out: list[str] = []
+    for i, t in enumerate(tokens):
+        if t.type == "inline":
+            out.append(_Renderer().render(t.content))
+        else:
+            out.append(_MD_BLOCKS.renderer.renderToken(tokens, i, _MD_BLOCKS.options, {}))
+    return Markup("".join(out))

@@ -92,7 +92,12 @@ def test_every_openreview_file_parses_with_its_records(openreview: dict[str, lis
         assert len(openreview[key]) == n, key
     accepted_csv = {k: v for k, v in openreview.items() if k.startswith("openreview:iclr2026-accepted-")}
     assert len(accepted_csv) == 12 and sum(len(v) for v in accepted_csv.values()) == 4302
-    assert all(r.summary_zh and r.ids.get("openreview") for v in accepted_csv.values() for r in v)
+    assert all(r.ids.get("openreview") for v in accepted_csv.values() for r in v)
+    # every summary but the few where the model wrote only the questions, or nothing ("#NAME?")
+    no_summary = [r for v in accepted_csv.values() for r in v if not r.summary_zh]
+    assert len(no_summary) <= 60
+    assert not any("（完）" in (r.summary_zh or "") or "✅" in (r.summary_zh or "")
+                   for v in accepted_csv.values() for r in v)
     decisions = Counter(r.status for r in openreview["openreview:iclr2025-decisions"])
     assert decisions == {"rejected": 4959, "poster": 3113, "withdrawn": 2937, "spotlight": 380, "oral": 213,
                          "desk-rejected": 70}

@@ -11,7 +11,7 @@ from urllib.parse import quote
 from .. import venues as venue_registry
 from ..citation import bibtex
 from ..models import LINK_KINDS, Paper
-from ..richtext import render_block, render_inline
+from ..richtext import render_block, render_inline, render_markdown
 from ..search.similar import similar_papers
 from ..store.rows import Card
 from ..topics import taxonomy
@@ -133,7 +133,7 @@ def paper(home: Home, ref: str) -> PaperDetail:
     return {
         **paper_fields(p),
         "title_html": render_inline(p.title), "abstract_html": render_block(p.abstract),
-        "tldr_html": render_inline(p.tldr), "summary_zh_html": render_block(p.summary_zh),
+        "tldr_html": render_inline(p.tldr), "summary_zh_html": render_markdown(p.summary_zh),
         "more_by_authors": more, "topics": paper_topics(home, p), "similar": _scored(home, found),
         "similar_method": method, "review_place": review_place(home, p),
     }

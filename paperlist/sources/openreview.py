@@ -29,7 +29,7 @@ from ..models import Record, Review
 from ..names import make_authors, split_author_string
 from ..text import clean, title_key
 from . import normalize as nz
-from . import reviews
+from . import reviews, summary_zh
 from .base import Collector, Parsed, SourceError, SourceFile, json_with_papers
 
 _TSV_NAME = re.compile(r"^(?P<group>[A-Za-z0-9.-]+(?:_[A-Za-z0-9.-]+)*?)_(?P<year>\d{4})_Conference$")
@@ -49,7 +49,7 @@ TSV_COLUMNS: dict[int, tuple[str, ...]] = {
 
 class OpenReviewReader:
     name = "openreview"
-    version = 3                   # 2: ICLR 2026 mean ratings; 3: the orals' too
+    version = 4                   # 2: ICLR 2026 mean ratings; 3: the orals' too; 4: summaries cleaned
 
     def sniff(self, src: SourceFile) -> bool:
         return self._layout(src) is not None
@@ -173,7 +173,7 @@ class OpenReviewReader:
             return self._record(fkey, venue, year, r["title"], [], raw_status=r["venue"],
                                 abstract=r["abstract"], ids={"openreview": oid} if oid else {},
                                 keywords=split_keywords(r["keywords"]), primary_area=r["primary_area"],
-                                summary_zh=multiline(r["explain_zh"]) or None, extra=extra,
+                                summary_zh=summary_zh.clean(multiline(r["explain_zh"])), extra=extra,
                                 review=reviews.from_means(r.get("avg_rating"), r.get("avg_confidence"),
                                                           r.get("n_ratings")))
 
