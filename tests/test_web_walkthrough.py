@@ -139,3 +139,19 @@ def test_latest_proceedings_newest_then_largest_with_counts(tmp_path: Path) -> N
     assert got.index(("aistats", 2025, 5)) < got.index(("isipta", 2025, 1))
     assert [y for _, y, _ in got] == sorted((y for _, y, _ in got), reverse=True)
     assert len(got) == 5 + len(MORE_2025) > 16                          # every one, not the first 16
+
+
+@pytest.mark.parametrize(("prefix", "newest", "every", "last"), [
+    ("/en", "NeurIPS 2026, its newest year", "Every year of NeurIPS", "The last page (1)"),
+    ("", "NeurIPS 2026（最新一届）", "NeurIPS 的所有年份", "最后一页（第 1 页）")])
+def test_error_pages_point_the_way(client: Any, prefix: str, newest: str, every: str, last: str) -> None:
+    """Item 15: an unknown venue-year links to the venue and its newest year; a page past the
+    last links to the last page."""
+    r = client.get(f"{prefix}/conferences/neurips/2019")
+    assert r.status_code == 404
+    assert f'<a href="{prefix}/conferences/neurips/2026">{newest}</a>' in r.text
+    assert f'<a href="{prefix}/conferences/neurips">{every}</a>' in r.text
+    stats = client.get(f"{prefix}/conferences/neurips/2019/stats")
+    assert stats.status_code == 404 and f'href="{prefix}/conferences/neurips/2026/stats"' in stats.text
+    past = client.get(f"{prefix}/conferences/neurips/2026?page=9")
+    assert past.status_code == 400 and f'<a href="{prefix}/conferences/neurips/2026">{last}</a>' in past.text

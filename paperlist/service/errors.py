@@ -8,21 +8,33 @@ them translated, the API and MCP as they are); ``detail`` says which value was w
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 
 def N_(message: str) -> str:
     """Marks a message for extraction into the site's catalogs; it is translated where shown."""
     return message
 
 
+class Hint(TypedDict):
+    """Where to go instead: a label (an ``N_`` message with ``%(name)s`` fields), its fields, a path."""
+
+    label: str
+    args: dict[str, str | int]
+    href: str
+
+
 class ServiceError(Exception):
-    """A request the service cannot answer: its status (as HTTP says it), a message, a detail."""
+    """A request the service cannot answer: its status (as HTTP says it), a message, a detail,
+    and ``hints``, the pages that answer what was probably meant (the site links them)."""
 
     status = 500
 
-    def __init__(self, message: str, detail: str = "") -> None:
+    def __init__(self, message: str, detail: str = "", hints: list[Hint] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.detail = detail
+        self.hints = hints or []
 
 
 class NotFound(ServiceError):

@@ -182,7 +182,11 @@ def venue_year(home: Home, name: str, year_s: str, rest: str = "") -> tuple[str,
     key = canonical_venue(home, name, f"/{year}{rest}")
     row = venue_rows(home)[key]
     if year not in row["years"]:
-        raise NotFound(N_("We have no papers from this venue in this year."), f"{row['short']} {year}")
+        newest, short = row["years"][-1], row["short"]
+        raise NotFound(N_("We have no papers from this venue in this year."), f"{short} {year}", hints=[
+            {"label": N_("%(venue)s %(year)s, its newest year"), "args": {"venue": short, "year": newest},
+             "href": venue_path(key, newest) + rest},
+            {"label": N_("Every year of %(venue)s"), "args": {"venue": short}, "href": venue_path(key)}])
     return key, year, row
 
 
@@ -247,7 +251,9 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
                                           limit=per_page)
     pages = 1 if per_page is None else max(1, -(-total // per_page))
     if lr.page > pages:
-        raise BadRequest(N_("This page number is past the last page."), f"page={lr.page} (1–{pages})")
+        raise BadRequest(N_("This page number is past the last page."), f"page={lr.page} (1–{pages})",
+                         hints=[{"label": N_("The last page (%(page)s)"), "args": {"page": pages},
+                                 "href": list_href(key, year, lr, page=pages if pages > 1 else None)}])
     facets = home.store.list_facets(key, year)
     base = venue_path(key, year)
     per_raw = per_page_value(lr)

@@ -63,7 +63,7 @@ def redirect(request: Request, r: Moved) -> Response:
 
 def error_page(request: Request, e: ServiceError) -> Response:
     data = {"page": "error", "status": e.status, "message": e.message, "detail": e.detail,
-            "ids": getattr(e, "ids", [])}
+            "ids": getattr(e, "ids", []), "hints": e.hints}
     if isinstance(e, Ambiguous):
         data["papers"] = [card(c) for c in summaries(request.app.state.home, e.ids[:50])]
     return render(request, "error.html", data, status=e.status)
