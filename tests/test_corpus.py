@@ -137,3 +137,16 @@ def test_title_lists_add_no_copies_to_the_venue_years_we_had(corpus_store: Store
     grown = {vy: n for vy, n in alone.items() if vy in older and n > 0.01 * older[vy]}
     assert set(grown) == {("iclr", 2026)}
     assert 1000 <= grown[("iclr", 2026)] <= 1020
+
+
+def test_every_track_has_a_display_name(corpus_store: Store) -> None:
+    """Issue 20 item 16: track slugs were shown raw ("srw", "applied-data-science") in both
+    languages; every track of the corpus has a name, translated in the Chinese catalog."""
+    from paperlist.web import i18n
+    from paperlist.web.tracks import TRACKS
+
+    rows = corpus_store.db.execute("SELECT DISTINCT track FROM papers WHERE track IS NOT NULL")
+    tracks = {t for (t,) in rows}
+    assert tracks - set(TRACKS) == set()
+    zh = i18n.translations("zh")
+    assert all(zh.gettext(TRACKS[t]) != TRACKS[t] for t in tracks)

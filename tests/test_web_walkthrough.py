@@ -155,3 +155,15 @@ def test_error_pages_point_the_way(client: Any, prefix: str, newest: str, every:
     assert stats.status_code == 404 and f'href="{prefix}/conferences/neurips/2026/stats"' in stats.text
     past = client.get(f"{prefix}/conferences/neurips/2026?page=9")
     assert past.status_code == 400 and f'<a href="{prefix}/conferences/neurips/2026">{last}</a>' in past.text
+
+
+@pytest.mark.parametrize(("prefix", "main", "label"), [("/en", "Main track", "Track"), ("", "主会", "类别")])
+def test_tracks_read_as_names(client: Any, prefix: str, main: str, label: str) -> None:
+    """Item 16: track slugs were raw in both languages, and "Track" read 分会场 (a session)."""
+    from paperlist.web.tracks import track_label
+
+    assert track_label("late-papers") == "Late papers" and track_label(None) == ""
+    t = client.get(f"{prefix}/conferences/neurips/2024").text
+    assert f">{main} <span" in t and ">main <span" not in t
+    assert "分会场" not in client.get("/conferences/neurips/2024").text
+    assert label in t

@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from . import i18n, labels
+from .tracks import track_label
 
 STATIC_FILES = ("site.css", "site.js", "favicon.svg")
 
@@ -71,6 +72,7 @@ def environment(lang: str) -> Environment:
     # Translating a value (a label code from labels.py) as plain text: unlike _() in newstyle
     # gettext, the result is not marked safe, so even an unexpected value stays escaped.
     env.filters["tr"] = lambda s: str(i18n.translations(lang).gettext(str(s)))
+    env.filters["track"] = lambda s: str(i18n.translations(lang).gettext(track_label(s)))
     return env
 
 
