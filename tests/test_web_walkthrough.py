@@ -167,3 +167,18 @@ def test_tracks_read_as_names(client: Any, prefix: str, main: str, label: str) -
     assert f">{main} <span" in t and ">main <span" not in t
     assert "分会场" not in client.get("/conferences/neurips/2024").text
     assert label in t
+
+
+def test_home_speaks_each_language_with_real_counts(client: Any, web_store: Store) -> None:
+    """Item 16: Chinese example queries on the Chinese home page, "N 届会议" (not 个会议年份), and a
+    meta description with the library's real counts (not "30+")."""
+    zh, en = client.get("/").text, client.get("/en/").text
+    assert "?q=%E6%89%A9%E6%95%A3%E8%AF%AD%E8%A8%80%E6%A8%A1%E5%9E%8B" in zh and "扩散语言模型" in zh
+    assert "diffusion language model" in en and "扩散语言模型" not in en
+    assert "届会议" in zh and "个会议年份" not in zh
+    papers, venue_years = web_store.db.execute(
+        "SELECT count(*), count(DISTINCT venue || year) FROM papers").fetchone()
+    desc = re.search(r'<meta name="description" content="([^"]+)"', en)
+    assert desc and f"{papers} papers" in desc.group(1)
+    assert f"({venue_years} conference-years)" in desc.group(1)
+    assert "30+" not in en and "30+" not in client.get("/en/conferences").text
