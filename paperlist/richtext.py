@@ -20,6 +20,7 @@ from html import escape
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
 from markupsafe import Markup
 
 from .text import latex_accents, latex_symbol
@@ -93,8 +94,9 @@ def math_html(tex: str, display: bool = False) -> str:
         delim = ("$$", "$$") if display else ("$", "$")
         return f'<code class="tex">{escape(delim[0] + tex + delim[1])}</code>'
     # The source stays available to copy and to screen readers that lack MathML.
-    cls = "math display" if display else "math"
-    return f'<span class="{cls}" title="{escape(tex)}">{mathml}</span>'
+    if display:                  # a wide formula scrolls: by keyboard too (it takes focus)
+        return f'<span class="math display" title="{escape(tex)}" tabindex="0">{mathml}</span>'
+    return f'<span class="math" title="{escape(tex)}">{mathml}</span>'
 
 
 # --- splitting math from text ----------------------------------------------------------------
@@ -314,6 +316,7 @@ def render_block(text: str | None) -> Markup:
 # (math, LaTeX commands, inline markdown), so the output holds only p, ul, ol, li, blockquote and
 # the inline tags.
 _MD_BLOCKS = MarkdownIt("zero", {"html": False}).enable(["list", "blockquote"])
+_BLOCK_HTML = RendererHTML()
 
 
 def render_markdown(text: str | None) -> Markup:
@@ -326,5 +329,5 @@ def render_markdown(text: str | None) -> Markup:
         if t.type == "inline":
             out.append(_Renderer().render(t.content))
         else:
-            out.append(_MD_BLOCKS.renderer.renderToken(tokens, i, _MD_BLOCKS.options, {}))
+            out.append(_BLOCK_HTML.renderToken(tokens, i, _MD_BLOCKS.options, {}))
     return Markup("".join(out))

@@ -104,7 +104,14 @@
     if (e.ctrlKey || e.metaKey || e.altKey) { return; }
     var active = doc.activeElement;
     if (e.key === "Escape" && typing(active)) { active.blur(); return; }
+    if (e.key === "ArrowDown" && typing(active) && active.matches("[data-search-input]") &&
+        doc.querySelector("[data-nav]")) {
+      e.preventDefault(); move(1); return;                 // from the box into the live results
+    }
     if (typing(active)) { return; }
+    if ((e.key === "ArrowDown" || e.key === "ArrowUp") && active && active.closest("[data-nav], #hits")) {
+      e.preventDefault(); move(e.key === "ArrowDown" ? 1 : -1); return;
+    }
     if (e.key === "/") {
       var box = doc.querySelector("[data-search-input]");
       if (box) { e.preventDefault(); box.focus(); box.select(); }
@@ -118,10 +125,11 @@
     }
   });
 
-  // On narrow screens the filters start folded (they come before the results).
+  // The filters are folded in the page (without script, a phone shows the results first); on
+  // wide screens, where they sit beside the results, they open.
   function foldFilters(root) {
-    if (window.matchMedia("(max-width: 860px)").matches) {
-      root.querySelectorAll("details.facets-box").forEach(function (d) { d.open = false; });
+    if (!window.matchMedia("(max-width: 860px)").matches) {
+      root.querySelectorAll("details.facets-box").forEach(function (d) { d.open = true; });
     }
   }
 
