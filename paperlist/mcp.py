@@ -183,10 +183,15 @@ class Tools:
             "Words that must all appear in the title, an author's name or the abstract."))] = "",
         page: Annotated[int, Field(ge=1, le=10_000)] = 1,
         per_page: Annotated[int, Field(ge=1, le=200)] = 50,
+        decision: Annotated[Literal["accepted", "not-accepted", "all"], Field(description=(
+            "accepted papers (default), the others (rejected, withdrawn), or all listed submissions; "
+            "statuses override it."))] = "accepted",
     ) -> dict[str, Any]:
-        """The papers one conference accepted (or received) in one year, best decision first
-        (oral, spotlight, poster …) then by title, a page at a time, with counts per status."""
-        lr = self._call(list_request, statuses=statuses, track=track, q=query, page=page, per_page=per_page)
+        """The papers one conference accepted (or, with decision, received) in one year, best
+        decision first (oral, spotlight, poster …) then by title, a page at a time, with counts
+        per status."""
+        lr = self._call(list_request, statuses=statuses, track=track, q=query, page=page, per_page=per_page,
+                        decision=decision)
         d = self._call(sv.conference_year, self.home, venue.strip(), str(year), lr)
         return {"venue": d["venue"]["short"], "venue_key": d["venue"]["key"], "year": d["year"],
                 "total": d["total"], "page": d["pagination"]["page"], "pages": d["pagination"]["pages"],

@@ -182,3 +182,60 @@ def test_home_speaks_each_language_with_real_counts(client: Any, web_store: Stor
     assert desc and f"{papers} papers" in desc.group(1)
     assert f"({venue_years} conference-years)" in desc.group(1)
     assert "30+" not in en and "30+" not in client.get("/en/conferences").text
+
+
+def test_a_conference_year_lists_its_accepted_papers_first(client: Any, web_store: Store) -> None:
+    """Item 8: ICLR 2025's list opened on 11,677 "papers", 7,966 of them rejected or withdrawn. The
+    list (page, API, MCP) now shows the accepted papers; the others are one click away, counted."""
+    acc, rest = web_store.db.execute(
+        "SELECT sum(accepted), sum(1 - accepted) FROM papers WHERE venue='iclr' AND year=2024").fetchone()
+    assert acc and rest                                       # the fixture year lists both
+    d = client.get("/api/v1/conferences/iclr/2024").json()
+    assert d["total"] == acc and all(p["accepted"] for p in d["papers"])
+    assert {x["value"]: x["count"] for x in d["decision_counts"]} == {"accepted": acc, "not-accepted": rest,
+                                                                    "all": acc + rest}
+    others = client.get("/api/v1/conferences/iclr/2024?decision=not-accepted").json()
+    assert others["total"] == rest and not any(p["accepted"] for p in others["papers"])
+    assert client.get("/api/v1/conferences/iclr/2024?decision=all").json()["total"] == acc + rest
+    rejected = client.get("/api/v1/conferences/iclr/2024?status=rejected").json()    # statuses decide
+    assert rejected["total"] >= 1
+    assert client.get("/api/v1/conferences/iclr/2024?decision=maybe").status_code == 422
+    page = client.get("/en/conferences/iclr/2024").text
+    assert "Rejected or withdrawn" in page
+    assert 'href="/en/conferences/iclr/2024?decision=not-accepted"' in page
+    # a year without rejections has no decision switch
+    assert "decision_counts" in (n := client.get("/api/v1/conferences/neurips/2026").json())
+    assert n["decision_counts"] == []
+    csv = client.get("/api/v1/conferences/iclr/2024?format=csv&decision=all").text
+    assert len(csv.strip().splitlines()) == 1 + acc + rest
+
+
+def test_topic_trends_count_published_papers(client: Any, web_store: Store) -> None:
+    """Item 7: rejected and withdrawn submissions are listed for some years only, so counting them
+    made a topic's trend (and a venue's bars) jump; topics count accepted papers."""
+    rejected = web_store.db.execute(
+        "SELECT t.topic, count(DISTINCT t.paper_id) FROM paper_topics t JOIN papers p ON p.id = t.paper_id"
+        " WHERE p.accepted = 0 GROUP BY t.topic").fetchall()
+    assert rejected, "the fixture has rejected papers with topics"
+    for slug, _ in rejected:
+        want = dict(web_store.db.execute(
+            "SELECT t.year, count(DISTINCT t.paper_id) FROM paper_topics t JOIN papers p ON p.id = t.paper_id"
+            " WHERE p.accepted = 1 AND t.topic = ? GROUP BY t.year", (slug,)).fetchall())
+        d = client.get(f"/api/v1/topics/{slug}").json()
+        assert {int(y): n for y, n in d["years"].items()} == want
+        assert d["papers"] == sum(want.values()) and all(p["accepted"] for p in d["list"])
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"])
+def test_venue_pages_do_not_mix_submissions_and_accepted(client: Any, web_store: Store, prefix: str) -> None:
+    """Item 7: the bars counted every listed submission where a year lists rejections and only
+    accepted papers elsewhere; they now count accepted papers, and submissions are a column of
+    their own where a source lists them."""
+    d = client.get(f"{prefix}/conferences/iclr?format=json").json()
+    acc = dict(web_store.db.execute(
+        "SELECT year, sum(accepted) FROM papers WHERE venue='iclr' GROUP BY year").fetchall())
+    bars = {b["year"]: b["total"] for b in d["chart"]["bars"] if b["total"]}
+    assert bars == {y: n for y, n in acc.items() if n}
+    assert all(s["name"] != "rejected" for b in d["chart"]["bars"] for s in b["segments"])
+    t = client.get(f"{prefix}/conferences/iclr").text
+    assert ("Submissions listed" if prefix else "收录的投稿") in t

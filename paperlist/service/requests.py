@@ -171,30 +171,38 @@ def search_request_from_params(params: Mapping[str, Any]) -> SearchRequest:
 @dataclass(slots=True)
 class ListRequest:
     """A conference-year list as asked for: statuses (OR-ed; "unknown" = no status known), one
-    track, words that must all appear, a page of ``per_page`` papers (None: all of them)."""
+    track, words that must all appear, a page of ``per_page`` papers (None: all of them), and
+    which decisions (``accepted`` papers by default, ``not-accepted`` or ``all`` listed; statuses,
+    when given, decide instead)."""
 
     statuses: list[str]
     track: str | None
     q: str
     page: int
     per_page: int | None
+    decision: str = "accepted"
 
     @property
     def words(self) -> list[str]:
         return self.q.split()[:8]
 
 
+DECISIONS = ("accepted", "not-accepted", "all")
+
+
 def list_request(*, statuses: Iterable[str] = (), track: str | None = None, q: str = "", page: int = 1,
-                 per_page: int | None = 100) -> ListRequest:
+                 per_page: int | None = 100, decision: str = "accepted") -> ListRequest:
     """A checked ListRequest (statuses are canonical names or ``unknown``)."""
     sts = list(dict.fromkeys(statuses))
     for s in sts:
         if s not in STATUSES and s != "unknown":
             raise BadRequest(_UNDERSTOOD, f"status={s[:40]}")
+    if decision not in DECISIONS:
+        raise BadRequest(_UNDERSTOOD, f"decision={str(decision)[:40]}")
     if per_page is not None:
         per_page = _in_range("per_page", per_page, 1, MAX_LIST_PAGE)
     return ListRequest(statuses=sts, track=(track or "").strip() or None, q=(q or "").strip()[:200],
-                       page=_in_range("page", page, 1, 100_000), per_page=per_page)
+                       page=_in_range("page", page, 1, 100_000), per_page=per_page, decision=decision)
 
 
 def list_request_from_params(params: Mapping[str, Any], page_choices: bool = True) -> ListRequest:
@@ -206,4 +214,5 @@ def list_request_from_params(params: Mapping[str, Any], page_choices: bool = Tru
     per_page = None if raw == "all" else int_param(params, "per_page", 100, 1, MAX_LIST_PAGE)
     statuses = params.getlist("status") if hasattr(params, "getlist") else []
     return list_request(statuses=statuses, track=params.get("track"), q=params.get("q") or "",
-                        page=int_param(params, "page", 1, 1, 100_000) or 1, per_page=per_page)
+                        page=int_param(params, "page", 1, 1, 100_000) or 1, per_page=per_page,
+                        decision=params.get("decision") or "accepted")

@@ -191,12 +191,15 @@ def venue_year(home: Home, name: str, year_s: str, rest: str = "") -> tuple[str,
 
 
 def _filter(lr: ListRequest) -> ListFilter:
-    return ListFilter(statuses=lr.statuses, track=lr.track, words=lr.words)
+    """The store's filter: statuses when given, else the decision (accepted papers by default)."""
+    accepted = None if lr.statuses or lr.decision == "all" else lr.decision == "accepted"
+    return ListFilter(statuses=lr.statuses, track=lr.track, words=lr.words, accepted=accepted)
 
 
 def list_params(lr: ListRequest) -> list[tuple[str, Any]]:
     """A list's filters as URL parameters (its exports hold the whole filtered list)."""
-    return [("q", lr.q)] + [("status", s) for s in lr.statuses] + [("track", lr.track)]
+    return ([("q", lr.q)] + [("status", s) for s in lr.statuses] + [("track", lr.track)]
+            + [("decision", lr.decision if lr.decision != "accepted" else None)])
 
 
 def list_ids(home: Home, name: str, year_s: str, lr: ListRequest, limit: int) -> tuple[str, int, list[str]]:
@@ -235,10 +238,12 @@ def list_href(key: str, year: int, lr: ListRequest, **change: Any) -> str:
     ``track``, ``q``, ``per_page``, ``page``; None drops one)."""
     per_raw = per_page_value(lr)
     state: dict[str, Any] = {"q": lr.q, "status": lr.statuses, "track": lr.track,
-                             "per_page": per_raw if per_raw != "100" else None}
+                             "per_page": per_raw if per_raw != "100" else None, "decision": lr.decision}
     state.update(change)
+    decision = state["decision"] if state["decision"] != "accepted" else None
     return href(venue_path(key, year), [("q", state["q"])] + [("status", s) for s in state["status"] or []]
-                + [("track", state["track"]), ("per_page", state["per_page"]), ("page", state.get("page"))])
+                + [("track", state["track"]), ("decision", decision), ("per_page", state["per_page"]),
+                   ("page", state.get("page"))])
 
 
 def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> VenueYearList:
@@ -269,14 +274,21 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
     track_counts: list[CountLink] = [{"value": t, "count": n, "active": t == lr.track,
                                       "href": link(track=None if t == lr.track else t)}
                                      for t, n in facets["track"].items() if t]
+    by_decision = {d: facets["decision"].get(d, 0) for d in ("accepted", "not-accepted")}
+    decision_counts: list[CountLink] = [
+        {"value": d, "count": n, "active": not lr.statuses and lr.decision == d,
+         "href": link(decision=d, status=[], page=None)}
+        for d, n in (*by_decision.items(), ("all", sum(by_decision.values())))
+    ] if by_decision["not-accepted"] else []
     years = sorted(row["years"])
     i = years.index(year)
     return {
         "venue": {"key": key, "short": row["short"], "name": row["name"], "href": venue_path(key)},
         "year": year, "total": total, "year_total": sum(facets["status"].values()),
         "papers": [summary(c) for c in cards],
-        "filters": {"q": lr.q, "status": lr.statuses, "track": lr.track, "per_page": per_raw},
-        "status_counts": status_counts,
+        "filters": {"q": lr.q, "status": lr.statuses, "track": lr.track, "per_page": per_raw,
+                    "decision": lr.decision},
+        "status_counts": status_counts, "decision_counts": decision_counts,
         "track_counts": track_counts if len(track_counts) > 1 or lr.track else [],
         "pagination": {"page": lr.page, "pages": pages, "per_page": per_page,
                        "prev": link(page=lr.page - 1 if lr.page > 2 else None) if lr.page > 1 else None,

@@ -29,6 +29,7 @@ class ListFilter:
     statuses: list[str] = field(default_factory=list)
     track: str | None = None
     words: list[str] = field(default_factory=list)
+    accepted: bool | None = None            # only accepted papers (True), only the others (False)
 
 
 def _card(r: sqlite3.Row) -> Card:
@@ -111,7 +112,8 @@ class BrowseMixin(StoreBase):
             (venue, year)).fetchall())
 
     def list_facets(self, venue: str, year: int) -> dict[str, dict[str | None, int]]:
-        """Status and track counts of a conference-year (unfiltered), for its filter links."""
+        """Status, track and decision (accepted / not-accepted) counts of a conference-year
+        (unfiltered), for its filter links."""
         q = self.db.execute
         return {
             "status": {r[0]: r[1] for r in q(
@@ -120,6 +122,9 @@ class BrowseMixin(StoreBase):
             "track": {r[0]: r[1] for r in q(
                 "SELECT track, count(*) FROM papers WHERE venue=? AND year=? GROUP BY track ORDER BY 2 DESC",
                 (venue, year))},
+            "decision": {"accepted" if r[0] else "not-accepted": r[1] for r in q(
+                "SELECT accepted, count(*) FROM papers WHERE venue=? AND year=? GROUP BY accepted",
+                (venue, year))},
         }
 
     def list_papers(self, venue: str, year: int, flt: ListFilter, offset: int = 0,
@@ -127,6 +132,9 @@ class BrowseMixin(StoreBase):
         """(matching count, cards) of one conference-year, best status first, then by title."""
         where = ["venue=?", "year=?"]
         args: list[str | int] = [venue, year]
+        if flt.accepted is not None:
+            where.append("accepted=?")
+            args.append(int(flt.accepted))
         if flt.statuses:
             known = [s for s in flt.statuses if s != "unknown"]
             parts = []

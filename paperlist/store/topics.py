@@ -147,8 +147,11 @@ class TopicsMixin(StoreBase):
     @staticmethod
     def _topic_where(topics: list[str] | None, venue: str | None,
                      year: int | None) -> tuple[str, list[str | int]]:
-        """A WHERE clause for topics (None: any), a venue and a year, and its arguments."""
-        where = [f"topic IN ({_marks(len(topics))})" if topics is not None else "1=1"]
+        """A WHERE clause for topics (None: any), a venue and a year, and its arguments. Topics
+        count published work: rejected and withdrawn submissions (listed for some years only, so
+        they would make a trend jump) are left out."""
+        where = [f"topic IN ({_marks(len(topics))})" if topics is not None else "1=1",
+                 "paper_id NOT IN (SELECT id FROM papers WHERE accepted = 0)"]
         args: list[str | int] = list(topics or [])
         if venue:
             where.append("venue=?")

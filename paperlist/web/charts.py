@@ -8,12 +8,13 @@ from typing import Any
 
 from ..store.rows import VenueYear
 
-# Stacked series of a venue's papers per year: (name, statuses it sums, CSS class).
+# Stacked series of a venue's accepted papers per year: (name, statuses it sums, CSS class).
+# Rejected submissions are not drawn: sources list them for some years only, so bars of
+# everything listed would jump (ICLR: 11.7K in 2025, 5.4K in 2026).
 SERIES = (
     ("oral", ("oral",), "s-oral"),
     ("spotlight", ("spotlight", "highlight"), "s-spot"),
     ("accepted", ("poster", "accepted", None), "s-acc"),
-    ("rejected", ("rejected", "withdrawn", "desk-rejected"), "s-rej"),
 )
 
 
@@ -58,7 +59,8 @@ def year_bars(rows: list[VenueYear], width: int = 720, height: int = 220) -> dic
         return {"width": width, "height": height, "bars": [], "ticks": [], "series": []}
     years = list(range(rows[0]["year"], rows[-1]["year"] + 1))
     by_year = {r["year"]: r for r in rows}
-    top_v, tick_values = axis(max(r["total"] for r in rows))
+    top_v, tick_values = axis(max(sum(r["statuses"].get(s, 0) for _, sts, _ in SERIES for s in sts)
+                                  for r in rows))
     slot = plot_w / len(years)
     bar_w = max(2.0, min(36.0, slot * 0.72))
     label_every = max(1, round(len(years) / 12))
@@ -66,7 +68,7 @@ def year_bars(rows: list[VenueYear], width: int = 720, height: int = 220) -> dic
     for i, year in enumerate(years):
         r = by_year.get(year)
         x = left + i * slot + (slot - bar_w) / 2
-        segs = []
+        segs: list[dict[str, Any]] = []
         y: float = top + plot_h
         if r:
             for name, statuses, cls in SERIES:
@@ -76,7 +78,7 @@ def year_bars(rows: list[VenueYear], width: int = 720, height: int = 220) -> dic
                     y -= h
                     segs.append({"name": name, "cls": cls, "count": n, "x": round(x, 1), "y": round(y, 1),
                                  "w": round(bar_w, 1), "h": round(max(h, 0.5), 1)})
-        bars.append({"year": year, "total": r["total"] if r else 0, "segments": segs,
+        bars.append({"year": year, "total": sum(int(s["count"]) for s in segs), "segments": segs,
                      "partial": is_partial(year),
                      "label": year if (len(years) - 1 - i) % label_every == 0 else None,
                      "lx": round(x + bar_w / 2, 1), "ly": height - 8,

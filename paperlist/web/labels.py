@@ -20,6 +20,13 @@ STATUS = {
 
 LINK = LINK_LABELS           # the link kinds (their names live with the paper resource)
 
+# Which decisions a conference-year list shows (service.requests.DECISIONS).
+DECISION = {
+    "accepted": N_("Accepted papers"),
+    "not-accepted": N_("Rejected or withdrawn"),
+    "all": N_("All listed"),
+}
+
 KIND = {
     "conference": N_("Conferences"),
     "journal": N_("Journals"),
@@ -53,7 +60,6 @@ SERIES = {
     "oral": N_("Oral"),
     "spotlight": N_("Spotlight / highlight"),
     "accepted": N_("Other accepted"),
-    "rejected": N_("Rejected / withdrawn"),
 }
 
 # Review score dimensions besides rating and confidence, as sources name them.

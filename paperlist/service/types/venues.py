@@ -113,6 +113,7 @@ class ListFilters(TypedDict):
     status: list[str]
     track: str | None
     per_page: str               # "100", "250" … or "all"
+    decision: str               # "accepted" (the default), "not-accepted" or "all"
 
 
 class VenueYearList(TypedDict):
@@ -123,6 +124,7 @@ class VenueYearList(TypedDict):
     papers: list[PaperSummary]
     filters: ListFilters
     status_counts: list[CountLink]
+    decision_counts: list[CountLink]    # accepted / not-accepted / all, where the year lists rejections
     track_counts: list[CountLink]
     pagination: Pagination
     prev_year: int | None

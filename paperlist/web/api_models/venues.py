@@ -102,6 +102,8 @@ class ListFilters(Model):
     status: list[str] = Field(description="Statuses (OR-ed; `unknown`: no source says).")
     track: str | None
     per_page: str = Field(description="Papers per page as the list's URLs write it: `100`, `250` … or `all`.")
+    decision: str = Field(description="`accepted` (the default), `not-accepted` (rejected, withdrawn, desk-"
+                                      "rejected) or `all` listed submissions; statuses, when given, decide.")
 
 
 class VenueYearList(Model):
@@ -112,6 +114,9 @@ class VenueYearList(Model):
     papers: list[PaperSummary]
     filters: ListFilters
     status_counts: list[CountLink]
+    decision_counts: list[CountLink] = Field(default_factory=list, description=(
+        "Papers accepted, not accepted and all listed, with links; empty where the year lists no "
+        "rejected papers."))
     track_counts: list[CountLink]
     pagination: Pagination
     prev_year: int | None

@@ -13,7 +13,7 @@ from ...service import venues as sv
 from ...service.requests import LIST_PER_PAGE
 from ...service.types import VenueSummary
 from ..charts import year_bars
-from ..labels import KIND, STATUS, status_key
+from ..labels import DECISION, KIND, STATUS, status_key
 from .base import Ctx, card
 
 
@@ -83,8 +83,10 @@ def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]
         "status_links": [{**s, "label": STATUS[status_key(None if s["value"] == "unknown" else s["value"])]}
                          for s in d["status_counts"]],
         "track_links": d["track_counts"],
-        "clear_href": sv.list_href(key, year, lr, q=None, status=[], track=None, per_page=None)
-        if (lr.q or lr.statuses or lr.track) else None,
+        "decision_labels": DECISION,
+        "clear_href": sv.list_href(key, year, lr, q=None, status=[], track=None, per_page=None,
+                                   decision="accepted")
+        if (lr.q or lr.statuses or lr.track or lr.decision != "accepted") else None,
         "per_page_links": [{"value": c,
                             "href": sv.list_href(key, year, lr, per_page=None if c == "100" else c),
                             "active": c == per_raw} for c in LIST_PER_PAGE],
