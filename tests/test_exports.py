@@ -18,6 +18,7 @@ import pytest
 
 from paperlist import exports
 from paperlist.models import Author, Paper
+from paperlist.web.app import DEFAULT_BASE_URL
 from tests.conftest import run_cli
 from tests.webdata import XSS_TITLE, _rec, build_store
 
@@ -127,7 +128,7 @@ def test_csv(ec: Any) -> None:
     assert inj["title"] == "'" + FORMULA and inj["authors"] == "'@SUM(A1) Person; +Plus Person"
     assert inj["abstract"] == ("'" + "-2+3 starts with minus; \"quoted\", comma,\n"
                                "second line bell nul vtab end")
-    assert inj["keywords"] == "'=1+1" and inj["url"].startswith("http://testserver/papers/")
+    assert inj["keywords"] == "'=1+1" and inj["url"].startswith(DEFAULT_BASE_URL + "/papers/")
     xss = next(v for v in by_id.values() if "Attack" in v["title"])
     assert "<script>" in xss["title"] and xss["pdf"] == ""          # text stays text; no javascript: link
 

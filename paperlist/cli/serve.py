@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 
 import click
 
 from ..service import STORE_FILE
 from .common import catch_store_errors, fail, home_dir, with_home
+
+
+def _csv(value: str | None) -> list[str]:
+    return [x.strip() for x in (value or "").split(",") if x.strip()]
+
+
+def _proxies(value: str | None) -> list[str]:
+    items = _csv(value)
+    for item in items:
+        if item != "*":
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                fail(f"--forwarded-allow-ips: not an IP address or network: {item!r}")
+    return items
 
 
 @click.command("serve")
@@ -17,35 +33,74 @@ from .common import catch_store_errors, fail, home_dir, with_home
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (each opens the store read-only).")
 @click.option("--access-log/--no-access-log", default=False, show_default=True, help="Log every request.")
+@click.option("--base-url", envvar="PAPERLIST_BASE_URL", metavar="URL",
+              help="The site's public address, the root of every absolute URL it writes (feeds, exports); "
+                   "default http://HOST:PORT. Never taken from the Host header. [env: PAPERLIST_BASE_URL]")
+@click.option("--allowed-hosts", metavar="H1,H2", help="Answer only these Host names (*.example.org "
+              "allowed); others get 400. Default: any.")
+@click.option("--forwarded-allow-ips", metavar="IP,NET", help="Trusted reverse proxies whose "
+              "X-Forwarded-For gives the client address (for rate limits). Default: none, the header is "
+              "never read.")
 @click.option("--rate-limit", type=click.FloatRange(0), default=None, metavar="N",
               help="Requests per second per client address and worker (default 10; 0: no limit).")
 @click.option("--rate-burst", type=click.IntRange(1), default=None, metavar="N",
               help="Burst size (default 120).")
 @click.option("--rate-limit-loopback", is_flag=True,
               help="Also limit clients on 127.0.0.1 / ::1 (exempt by default).")
+@click.option("--max-inflight", type=click.IntRange(1), default=None, metavar="N",
+              help="Requests in progress per worker; beyond them a fast 503 with Retry-After (default 64).")
+@click.option("--max-queue-wait", type=click.FloatRange(0), default=None, metavar="S",
+              help="Seconds an accepted request may wait for its turn before it gets 503 (default 1; "
+                   "0: no limit).")
+@click.option("--max-connections", type=click.IntRange(1), default=None, metavar="N",
+              help="Open connections per worker; beyond them 503 and close (default 2048).")
+@click.option("--header-timeout", type=click.FloatRange(0.1), default=None, metavar="S",
+              help="Seconds a client has to send a request's headers (default 10).")
+@click.option("--keep-alive", type=click.IntRange(1), default=None, metavar="S",
+              help="Seconds an idle keep-alive connection stays open (default 5).")
 @with_home
 @catch_store_errors
-def serve_cmd(host: str, port: int, workers: int, access_log: bool, rate_limit: float | None,
-              rate_burst: int | None, rate_limit_loopback: bool) -> None:
+def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: str | None,
+              allowed_hosts: str | None, forwarded_allow_ips: str | None, rate_limit: float | None,
+              rate_burst: int | None, rate_limit_loopback: bool, max_inflight: int | None,
+              max_queue_wait: float | None, max_connections: int | None, header_timeout: float | None,
+              keep_alive: int | None) -> None:
     """Serve the site: Chinese at /, English at /en/, JSON twins with ?format=json, the JSON API
     under /api/v1 (reference at /api, OpenAPI at /openapi.json).
 
     The store is opened read-only; /search needs the index (`paperlist index`). Each client
     address gets a token bucket of requests (loopback clients are exempt unless
-    --rate-limit-loopback); with N workers a client may get up to N times the rate."""
+    --rate-limit-loopback); with N workers a client may get up to N times the rate. Request
+    heads are limited (32 KB, 100 headers, --header-timeout) and each worker takes on at most
+    --max-inflight requests at once: the rest get 503 + Retry-After at once."""
     import uvicorn
+
+    from ..web.app import public_base_url
+    from ..web.guard import ServerLimits, uvicorn_options
 
     home = home_dir().resolve()
     if not (home / STORE_FILE).exists():
         fail(f"no store in {home} (run 'paperlist ingest PATH' or 'paperlist corpus' first, or set --home)")
-    os.environ["PAPERLIST_HOME"] = str(home)        # the workers build their app from it
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        base = public_base_url(base_url or f"http://{shown}:{port}")
+    except ValueError as e:
+        fail(f"--base-url: {e}")
+    env = os.environ                    # the workers build their app from it
+    env["PAPERLIST_HOME"] = str(home)
+    env["PAPERLIST_BASE_URL"] = base
+    env["PAPERLIST_ALLOWED_HOSTS"] = ",".join(_csv(allowed_hosts))
     if rate_limit is not None:
-        os.environ["PAPERLIST_RATE_LIMIT"] = str(rate_limit)
+        env["PAPERLIST_RATE_LIMIT"] = str(rate_limit)
     if rate_burst is not None:
-        os.environ["PAPERLIST_RATE_BURST"] = str(rate_burst)
+        env["PAPERLIST_RATE_BURST"] = str(rate_burst)
     if rate_limit_loopback:
-        os.environ["PAPERLIST_RATE_LOOPBACK"] = "1"
-    click.echo(f"paperlist: serving {home} on http://{host}:{port}/  (English: http://{host}:{port}/en/)",
-               err=True)
+        env["PAPERLIST_RATE_LOOPBACK"] = "1"
+    given = {"max_inflight": max_inflight, "max_queue_wait": max_queue_wait,
+             "max_connections": max_connections, "header_timeout": header_timeout, "keep_alive": keep_alive}
+    limits = ServerLimits(**{k: v for k, v in given.items() if v is not None})  # type: ignore[arg-type]
+    click.echo(f"paperlist: serving {home} on http://{shown}:{port}/  (English: http://{shown}:{port}/en/; "
+               f"public address {base})", err=True)
     uvicorn.run("paperlist.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                access_log=access_log, log_level="info", proxy_headers=True, server_header=False)
+                access_log=access_log, log_level="info",
+                **uvicorn_options(limits, _proxies(forwarded_allow_ips)))

@@ -94,8 +94,14 @@ def _json_body(request: Request, body: bytes, cache: str) -> Response:
     return resp
 
 
+def _origin(request: Request) -> str:
+    """The root of absolute URLs: the configured public address, never the request's Host."""
+    return str(request.app.state.settings.base_url)
+
+
 def _base(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    """The root of the request's language (``/en`` for English) at the public address."""
+    return _origin(request) + request.scope.get("root_path", "")
 
 
 def _stream(request: Request, ids: Iterable[str], fmt: str, name: str, total: int | None = None) -> Response:
@@ -132,7 +138,7 @@ def _feed(request: Request, ids: list[str], title: str, html_path: str) -> Respo
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     newest = max(updated.values(), default=None) or store.last_ingest() or now
     entries = exports.feed_entries(papers, updated, lambda pid: base + paper_path(pid), newest)
-    self_url = base + request.url.path + ("?" + request.url.query if request.url.query else "")
+    self_url = _origin(request) + request.url.path + ("?" + request.url.query if request.url.query else "")
     body = exports.atom_feed(self_url, title, self_url, base + html_path, newest, entries)
     return Response(body, media_type=exports.MEDIA_TYPES["atom"],
                     headers={"cache-control": "public, "
@@ -300,12 +306,16 @@ async def conference_year(
                                         "name or the abstract.")] = "",
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_LIST_PAGE)] = 100,
+    decision: Annotated[Literal["accepted", "not-accepted", "all"], Query(description=(
+        "Accepted papers (the default), the others (rejected, withdrawn, desk-rejected), or every "
+        "listed submission; `status` overrides it."))] = "accepted",
     fmt: FormatParam = "json", limit: LimitParam = exports.MAX_ROWS,
 ) -> Response:
-    """Every paper of one conference-year, best status first then by title, a page at a time,
-    with status and track counts; or the whole (filtered) list as an export."""
+    """The papers of one conference-year (accepted ones unless asked otherwise), best status first
+    then by title, a page at a time, with status, decision and track counts; or the whole
+    (filtered) list as an export."""
     h = home(request)
-    lr = list_request(statuses=status, track=track, q=q, page=page, per_page=per_page)
+    lr = list_request(statuses=status, track=track, q=q, page=page, per_page=per_page, decision=decision)
     if fmt != "json":
         key, y, ids = sv.list_ids(h, venue, year, lr, limit)
         return _stream(request, ids, fmt, f"{key}{y}", total=len(ids))

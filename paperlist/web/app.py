@@ -2,8 +2,12 @@
 over a read-only store (and the search index when there is one).
 
 Everything the app uses comes from Settings, so tests build hermetic apps over fixture stores and
-fake or real searchers. Middleware, outermost first: security headers, request limits (sizes and a
-per-client token bucket), language prefix, gzip.
+fake or real searchers. Middleware, outermost first: security headers (and one Vary), shedding
+of requests that waited too long under overload (web/overload.py), the Host
+allow-list when one is configured, request limits (sizes and a per-client token bucket), language
+prefix, gzip. Absolute URLs (Atom feeds, the exports' `url`) come from ``Settings.base_url``,
+never from the request's Host header. The connection-level limits (header sizes and timeouts,
+connections, load shedding) are the server's: web/guard.py.
 
 The app is a FastAPI app so that the JSON API (web/api.py) gets its parameters validated and its
 OpenAPI document (/openapi.json) generated; the pages are plain Starlette routes in it, outside the
@@ -18,10 +22,12 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from fastapi import FastAPI
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from ..search.backend import SearchBackend
 from ..service import Home
@@ -31,12 +37,25 @@ from .api import openapi_document, router
 from .cache import ResponseCache
 from .limits import Limits, RateLimit
 from .middleware import LanguagePrefix, SecurityHeaders
+from .overload import ShedLate
 from .pages import error_handlers, routes
 from .views.base import Ctx
 from .views.topics import build_topics
 from .views.venues import build_home
 
 log = logging.getLogger(__name__)
+
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"
+
+
+def public_base_url(url: str) -> str:
+    """``url`` checked as a site's public address (http or https, a host, an optional path; no
+    query or fragment), without its trailing slash."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ValueError(f"not an http(s) base URL without query or fragment: {url!r}")
+    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
 
 
 @dataclass
@@ -54,6 +73,10 @@ class Settings:
     rate_limit: RateLimit = field(default_factory=lambda: RateLimit(rate=10.0, burst=120))
     search_cache: int = 2048            # search API responses kept per worker (0 = no cache)
     warm_pages: bool = True             # compute the home and topics pages' figures at start
+    # The public address of the site, the root of every absolute URL it writes (never the Host
+    # header, which any client can forge), and the Host names answered (None: any).
+    base_url: str = DEFAULT_BASE_URL
+    allowed_hosts: list[str] | None = None
 
 
 API_DESCRIPTION = """The paperlist library as JSON: search (the site's query language, facets, highlights),
@@ -98,6 +121,7 @@ def _warm_pages(home: Home) -> None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The site and its JSON API as an ASGI app."""
     settings = settings or Settings()
+    settings.base_url = public_base_url(settings.base_url)
     home = Home(settings.home, store=settings.store, searcher=settings.searcher,
                 find_searcher=settings.open_searcher)
     _ = home.store                     # a missing or unreadable store fails here, not on the first request
@@ -109,7 +133,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         exception_handlers=handlers,
         openapi_url="/openapi.json", docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None,
         root_path_in_servers=False,       # /en/openapi.json must not rewrite the document's servers
-        middleware=[Middleware(SecurityHeaders), Middleware(Limits, rate=settings.rate_limit),
+        middleware=[Middleware(SecurityHeaders), Middleware(ShedLate),
+                    *([Middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts,
+                                  www_redirect=False)] if settings.allowed_hosts else []),
+                    Middleware(Limits, rate=settings.rate_limit),
                     Middleware(LanguagePrefix),
                     # level 6: ~same size, 1/3 the time of 9
                     Middleware(GZipMiddleware, minimum_size=800, compresslevel=6)])
@@ -129,12 +156,15 @@ def app_from_env() -> FastAPI:
     """The app over $PAPERLIST_HOME (what `paperlist serve` hands each uvicorn worker); the rate
     limit comes from $PAPERLIST_RATE_LIMIT (requests per second, 0 = off), $PAPERLIST_RATE_BURST
     and $PAPERLIST_RATE_LOOPBACK (1: also limit loopback clients); $PAPERLIST_SEARCH_CACHE sets the
-    search cache's size (0 turns it off)."""
+    search cache's size (0 turns it off); $PAPERLIST_BASE_URL is the public address and
+    $PAPERLIST_ALLOWED_HOSTS (comma-separated) the Host names answered."""
     env = os.environ
     base = Settings().rate_limit
     rate = RateLimit(rate=float(env.get("PAPERLIST_RATE_LIMIT") or base.rate),
                      burst=int(env.get("PAPERLIST_RATE_BURST") or base.burst),
                      loopback=env.get("PAPERLIST_RATE_LOOPBACK", "") in ("1", "true", "yes"))
     cache = int(env.get("PAPERLIST_SEARCH_CACHE") or Settings.search_cache)
+    hosts = [h.strip() for h in env.get("PAPERLIST_ALLOWED_HOSTS", "").split(",") if h.strip()]
     return create_app(Settings(home=Path(env.get("PAPERLIST_HOME") or "data"), rate_limit=rate,
-                               search_cache=cache))
+                               search_cache=cache, base_url=env.get("PAPERLIST_BASE_URL") or DEFAULT_BASE_URL,
+                               allowed_hosts=hosts or None))

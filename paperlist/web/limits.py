@@ -2,13 +2,16 @@
 
 The bucket is per client address and per worker process (workers share nothing; with N workers a
 client gets up to N times the rate, which is the honest price of not needing a shared store).
-Loopback clients are exempt unless configured otherwise, so local use, tests and benchmarks are
-never throttled; behind a reverse proxy on the same host, uvicorn's proxy headers give the real
-client address. An export costs ``EXPORT_COST`` tokens: it reads up to 10,000 papers.
+Loopback clients (127.0.0.0/8, ::1: IP addresses, never names) are exempt unless configured
+otherwise, so local use and benchmarks are never throttled. The client is the connection's peer:
+X-Forwarded-For is read by uvicorn only from the trusted proxies of `paperlist serve
+--forwarded-allow-ips` (none by default), so a forged header from anyone else changes nothing.
+An export costs ``EXPORT_COST`` tokens: it reads up to 10,000 papers.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections import OrderedDict
@@ -29,7 +32,6 @@ MAX_BODY_BYTES = 16_384        # the site and API read no bodies; anything big i
 EXPORT_COST = 10
 MAX_CLIENTS = 50_000           # buckets kept; the least recently seen are forgotten first
 _EXEMPT = ("/static/", "/healthz", "/favicon.ico", "/robots.txt")
-_LOOPBACK = ("127.", "::1", "localhost", "testclient")
 _CORS = (b"access-control-allow-origin", b"*")
 
 
@@ -65,8 +67,15 @@ class TokenBuckets:
         return 0.0
 
 
-def _is_loopback(host: str) -> bool:
-    return host.startswith(_LOOPBACK)
+def is_loopback(host: str) -> bool:
+    """True for a loopback IP address only (``127.0.0.1``, ``::1``, ``::ffff:127.0.0.1``): a name
+    such as ``localhost.evil`` or anything that is not an address is not exempt."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return bool((mapped or ip).is_loopback)
 
 
 class Limits(HTTPMiddleware):
@@ -90,7 +99,7 @@ class Limits(HTTPMiddleware):
                               f"request bodies may have at most {MAX_BODY_BYTES} bytes")
         elif self.rate.rate > 0 and not path.startswith(_EXEMPT):
             host = (scope.get("client") or ("-", 0))[0] or "-"
-            if self.rate.loopback or not _is_loopback(host):
+            if self.rate.loopback or not is_loopback(host):
                 wait = self.buckets.take(host, _cost(query))
                 if wait:
                     retry = str(max(1, math.ceil(wait)))

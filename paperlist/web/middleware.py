@@ -40,9 +40,25 @@ class HTTPMiddleware:
         raise NotImplementedError
 
 
+def one_vary(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """The headers with their Vary values merged into one header, each token once (the pages say
+    ``Vary: Accept-Encoding`` and the gzip middleware adds it again)."""
+    varies = [v for k, v in headers if k.lower() == b"vary"]
+    if len(varies) <= 1 and not any(b"," in v for v in varies):
+        return headers
+    tokens: dict[bytes, bytes] = {}
+    for value in varies:
+        for token in value.split(b","):
+            token = token.strip()
+            if token:
+                tokens.setdefault(token.lower(), token)
+    return [(k, v) for k, v in headers if k.lower() != b"vary"] + [(b"vary", b", ".join(tokens.values()))]
+
+
 class SecurityHeaders(HTTPMiddleware):
-    """Adds the CSP and the other hardening headers to every response, and a Server-Timing header
-    with the time the app took (pages are built whole before they are sent, so this is all of it)."""
+    """Adds the CSP and the other hardening headers to every response, a Server-Timing header
+    with the time the app took (pages are built whole before they are sent, so this is all of it),
+    and sends one Vary header."""
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         t0 = time.perf_counter()
@@ -50,7 +66,7 @@ class SecurityHeaders(HTTPMiddleware):
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 timing = f"app;dur={(time.perf_counter() - t0) * 1000:.1f}".encode()
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS,
+                message["headers"] = [*one_vary(list(message.get("headers", []))), *SECURITY_HEADERS,
                                       (b"server-timing", timing)]
             await send(message)
 

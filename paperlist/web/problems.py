@@ -36,10 +36,21 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
                      "This client sent more requests than its allowance; retry after `Retry-After` seconds."),
     "uri-too-long": (414, "URI too long", "The path or query string is longer than the server accepts."),
     "request-too-large": (413, "Request too large", "The request body is larger than the server accepts."),
+    "headers-too-large": (431, "Request headers too large",
+                          "The request line and headers are larger, or the headers more, than the server "
+                          "accepts; the connection is closed."),
+    "request-timeout": (408, "Request timeout",
+                        "The request's headers did not arrive in time; the connection is closed."),
+    "bad-request": (400, "Bad request", "The request is not valid HTTP/1.1; the connection is closed."),
     "search-unavailable": (503, "Search unavailable", "The search index has not been built yet."),
+    "overloaded": (503, "Server busy",
+                   "The server has more requests in progress than it takes on; retry after `Retry-After` "
+                   "seconds."),
     "server-error": (500, "Server error", "Something failed on the server; the request may be retried."),
 }
-_BY_STATUS = {status: kind for kind, (status, _t, _d) in PROBLEMS.items()}
+_BY_STATUS: dict[int, str] = {}
+for _kind, (_status, _t, _d) in PROBLEMS.items():
+    _BY_STATUS.setdefault(_status, _kind)          # the first kind of a status is its default
 
 
 def is_api_path(path: str) -> bool:
