@@ -300,11 +300,9 @@ def test_overload_sheds_with_503_retry_after(guarded: Server) -> None:
     """50 requests at once at a worker that takes on one at a time: every one is answered, the
     ones beyond the bound at once with 503 problem+json + Retry-After; then service is normal."""
     socks = [guarded.connect() for _ in range(50)]
-    request = (
-        b"GET /api/v1/search?q=model&per_page=50 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    )
-    for s in socks:
-        s.sendall(request)
+    for i, s in enumerate(socks):          # distinct queries: none is answered from the cache
+        s.sendall(f"GET /api/v1/search?q=model+{i}&per_page=50 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  "Connection: close\r\n\r\n".encode())
     responses = []
     for s in socks:
         responses.append(read_all(s))
