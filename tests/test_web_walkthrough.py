@@ -239,3 +239,32 @@ def test_venue_pages_do_not_mix_submissions_and_accepted(client: Any, web_store:
     assert all(s["name"] != "rejected" for b in d["chart"]["bars"] for s in b["segments"])
     t = client.get(f"{prefix}/conferences/iclr").text
     assert ("Submissions listed" if prefix else "收录的投稿") in t
+
+
+def test_conference_year_lists_sort_page_and_count_what_they_show(client: Any, web_store: Store) -> None:
+    """Item 12: sorting by title or rating, page numbers to jump to, status counts that follow
+    the text filter, and an "all" view without abstracts."""
+    by_title = client.get("/api/v1/conferences/neurips/2026?sort=title").json()["papers"]
+    titles = [p["title_plain"].lower() for p in by_title]
+    assert titles == sorted(titles)
+    rated = client.get("/api/v1/conferences/iclr/2024?sort=rating&decision=all").json()["papers"]
+    ratings = [p["rating"] for p in rated]
+    known = [r for r in ratings if r is not None]
+    assert known == sorted(known, reverse=True) and ratings[:len(known)] == known     # unrated last
+    assert client.get("/api/v1/conferences/iclr/2024?sort=size").status_code == 422
+    # the text filter narrows the status counts too
+    word = by_title[0]["title_plain"].split()[0]
+    d = client.get("/api/v1/conferences/neurips/2026", params={"q": word}).json()
+    assert sum(s["count"] for s in d["status_counts"]) == d["total"] < len(web_store.db.execute(
+        "SELECT id FROM papers WHERE venue='neurips' AND year=2026").fetchall())
+    # page numbers
+    t = client.get("/en/conferences/neurips/2026?per_page=100").text
+    assert 'class="pager-numbers"' not in t                          # one page: no pager
+    from paperlist.web.views.venues import page_numbers
+
+    assert page_numbers(1, 1) == [] and page_numbers(1, 3) == [1, 2, 3]
+    assert page_numbers(10, 30) == [1, 0, 8, 9, 10, 11, 12, 0, 30]
+    page = client.get("/en/conferences/neurips/2026?sort=title").text
+    assert "<strong>Title</strong>" in page and 'name="sort" value="title"' in page
+    full = client.get("/en/conferences/neurips/2026?per_page=all").text
+    assert 'class="card-abstract"' not in full and 'class="card-abstract"' in page

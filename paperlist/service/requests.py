@@ -181,6 +181,7 @@ class ListRequest:
     page: int
     per_page: int | None
     decision: str = "accepted"
+    sort: str = "decision"
 
     @property
     def words(self) -> list[str]:
@@ -188,10 +189,12 @@ class ListRequest:
 
 
 DECISIONS = ("accepted", "not-accepted", "all")
+LIST_SORTS = ("decision", "title", "rating")
 
 
 def list_request(*, statuses: Iterable[str] = (), track: str | None = None, q: str = "", page: int = 1,
-                 per_page: int | None = 100, decision: str = "accepted") -> ListRequest:
+                 per_page: int | None = 100, decision: str = "accepted",
+                 sort: str = "decision") -> ListRequest:
     """A checked ListRequest (statuses are canonical names or ``unknown``)."""
     sts = list(dict.fromkeys(statuses))
     for s in sts:
@@ -199,10 +202,13 @@ def list_request(*, statuses: Iterable[str] = (), track: str | None = None, q: s
             raise BadRequest(_UNDERSTOOD, f"status={s[:40]}")
     if decision not in DECISIONS:
         raise BadRequest(_UNDERSTOOD, f"decision={str(decision)[:40]}")
+    if sort not in LIST_SORTS:
+        raise BadRequest(_UNDERSTOOD, f"sort={str(sort)[:40]}")
     if per_page is not None:
         per_page = _in_range("per_page", per_page, 1, MAX_LIST_PAGE)
     return ListRequest(statuses=sts, track=(track or "").strip() or None, q=(q or "").strip()[:200],
-                       page=_in_range("page", page, 1, 100_000), per_page=per_page, decision=decision)
+                       page=_in_range("page", page, 1, 100_000), per_page=per_page, decision=decision,
+                       sort=sort)
 
 
 def list_request_from_params(params: Mapping[str, Any], page_choices: bool = True) -> ListRequest:
@@ -215,4 +221,4 @@ def list_request_from_params(params: Mapping[str, Any], page_choices: bool = Tru
     statuses = params.getlist("status") if hasattr(params, "getlist") else []
     return list_request(statuses=statuses, track=params.get("track"), q=params.get("q") or "",
                         page=int_param(params, "page", 1, 1, 100_000) or 1, per_page=per_page,
-                        decision=params.get("decision") or "accepted")
+                        decision=params.get("decision") or "accepted", sort=params.get("sort") or "decision")

@@ -193,13 +193,14 @@ def venue_year(home: Home, name: str, year_s: str, rest: str = "") -> tuple[str,
 def _filter(lr: ListRequest) -> ListFilter:
     """The store's filter: statuses when given, else the decision (accepted papers by default)."""
     accepted = None if lr.statuses or lr.decision == "all" else lr.decision == "accepted"
-    return ListFilter(statuses=lr.statuses, track=lr.track, words=lr.words, accepted=accepted)
+    return ListFilter(statuses=lr.statuses, track=lr.track, words=lr.words, accepted=accepted, sort=lr.sort)
 
 
 def list_params(lr: ListRequest) -> list[tuple[str, Any]]:
     """A list's filters as URL parameters (its exports hold the whole filtered list)."""
     return ([("q", lr.q)] + [("status", s) for s in lr.statuses] + [("track", lr.track)]
-            + [("decision", lr.decision if lr.decision != "accepted" else None)])
+            + [("decision", lr.decision if lr.decision != "accepted" else None),
+               ("sort", lr.sort if lr.sort != "decision" else None)])
 
 
 def list_ids(home: Home, name: str, year_s: str, lr: ListRequest, limit: int) -> tuple[str, int, list[str]]:
@@ -238,12 +239,14 @@ def list_href(key: str, year: int, lr: ListRequest, **change: Any) -> str:
     ``track``, ``q``, ``per_page``, ``page``; None drops one)."""
     per_raw = per_page_value(lr)
     state: dict[str, Any] = {"q": lr.q, "status": lr.statuses, "track": lr.track,
-                             "per_page": per_raw if per_raw != "100" else None, "decision": lr.decision}
+                             "per_page": per_raw if per_raw != "100" else None, "decision": lr.decision,
+                             "sort": lr.sort}
     state.update(change)
     decision = state["decision"] if state["decision"] != "accepted" else None
+    sort = state["sort"] if state["sort"] != "decision" else None
     return href(venue_path(key, year), [("q", state["q"])] + [("status", s) for s in state["status"] or []]
-                + [("track", state["track"]), ("decision", decision), ("per_page", state["per_page"]),
-                   ("page", state.get("page"))])
+                + [("track", state["track"]), ("decision", decision), ("sort", sort),
+                   ("per_page", state["per_page"]), ("page", state.get("page"))])
 
 
 def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> VenueYearList:
@@ -259,7 +262,8 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
         raise BadRequest(N_("This page number is past the last page."), f"page={lr.page} (1–{pages})",
                          hints=[{"label": N_("The last page (%(page)s)"), "args": {"page": pages},
                                  "href": list_href(key, year, lr, page=pages if pages > 1 else None)}])
-    facets = home.store.list_facets(key, year)
+    whole = home.cache.get(("list_facets", key, year), lambda: home.store.list_facets(key, year))
+    facets = home.store.list_facets(key, year, lr.words) if lr.words else whole   # counts follow the words
     base = venue_path(key, year)
     per_raw = per_page_value(lr)
 
@@ -284,10 +288,10 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
     i = years.index(year)
     return {
         "venue": {"key": key, "short": row["short"], "name": row["name"], "href": venue_path(key)},
-        "year": year, "total": total, "year_total": sum(facets["status"].values()),
+        "year": year, "total": total, "year_total": sum(whole["status"].values()),
         "papers": [summary(c) for c in cards],
         "filters": {"q": lr.q, "status": lr.statuses, "track": lr.track, "per_page": per_raw,
-                    "decision": lr.decision},
+                    "decision": lr.decision, "sort": lr.sort},
         "status_counts": status_counts, "decision_counts": decision_counts,
         "track_counts": track_counts if len(track_counts) > 1 or lr.track else [],
         "pagination": {"page": lr.page, "pages": pages, "per_page": per_page,

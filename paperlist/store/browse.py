@@ -30,6 +30,7 @@ class ListFilter:
     track: str | None = None
     words: list[str] = field(default_factory=list)
     accepted: bool | None = None            # only accepted papers (True), only the others (False)
+    sort: str = "decision"                  # LIST_ORDERS: best decision first, title, or rating
 
 
 def _card(r: sqlite3.Row) -> Card:
@@ -39,6 +40,28 @@ def _card(r: sqlite3.Row) -> Card:
             "track": r["track"], "award": r["award"], "citations": r["citations"],
             "rating": r["rating"], "updated_at": r["updated_at"], "abstract_head": r["abstract_head"],
             "authors": []}
+
+
+# How a conference-year list may be ordered (ties always fall back to the title, then the id).
+LIST_ORDERS = {
+    "decision": f"{_STATUS_ORDER}, coalesce(title_plain, title) COLLATE NOCASE, id",
+    "title": "coalesce(title_plain, title) COLLATE NOCASE, id",
+    "rating": f"rating IS NULL, rating DESC, {_STATUS_ORDER},"
+              " coalesce(title_plain, title) COLLATE NOCASE, id",
+}
+
+
+def _words_where(words: list[str]) -> tuple[list[str], list[str | int]]:
+    """Conditions that every word appear in the title, the abstract or an author's name."""
+    where: list[str] = []
+    args: list[str | int] = []
+    for w in words:
+        where.append("(coalesce(title_plain, title) LIKE ? ESCAPE '\\'"
+                     " OR coalesce(abstract_plain, abstract) LIKE ? ESCAPE '\\' OR EXISTS"
+                     " (SELECT 1 FROM paper_authors a WHERE a.paper_id = papers.id"
+                     " AND a.name LIKE ? ESCAPE '\\'))")
+        args.extend([_like(w)] * 3)
+    return where, args
 
 
 def _like(word: str) -> str:
@@ -111,25 +134,29 @@ class BrowseMixin(StoreBase):
             " FROM papers p, json_each(p.sources) j WHERE p.venue=? AND p.year=? GROUP BY source",
             (venue, year)).fetchall())
 
-    def list_facets(self, venue: str, year: int) -> dict[str, dict[str | None, int]]:
-        """Status, track and decision (accepted / not-accepted) counts of a conference-year
-        (unfiltered), for its filter links."""
+    def list_facets(self, venue: str, year: int,
+                    words: list[str] | None = None) -> dict[str, dict[str | None, int]]:
+        """Status, track and decision (accepted / not-accepted) counts of a conference-year, for
+        its filter links: of the papers with all ``words`` (the list's text filter) when given."""
         q = self.db.execute
+        wh, wargs = _words_where(words or [])
+        cond = " AND ".join(["venue=?", "year=?", *wh])
+        args = [venue, year, *wargs]
         return {
             "status": {r[0]: r[1] for r in q(
-                f"SELECT status, count(*) FROM papers WHERE venue=? AND year=? GROUP BY status"
-                f" ORDER BY min({_STATUS_ORDER})", (venue, year))},
+                f"SELECT status, count(*) FROM papers WHERE {cond} GROUP BY status"  # noqa: S608
+                f" ORDER BY min({_STATUS_ORDER})", args)},
             "track": {r[0]: r[1] for r in q(
-                "SELECT track, count(*) FROM papers WHERE venue=? AND year=? GROUP BY track ORDER BY 2 DESC",
-                (venue, year))},
+                f"SELECT track, count(*) FROM papers WHERE {cond} GROUP BY track ORDER BY 2 DESC",  # noqa: S608
+                args)},
             "decision": {"accepted" if r[0] else "not-accepted": r[1] for r in q(
-                "SELECT accepted, count(*) FROM papers WHERE venue=? AND year=? GROUP BY accepted",
-                (venue, year))},
+                f"SELECT accepted, count(*) FROM papers WHERE {cond} GROUP BY accepted", args)},  # noqa: S608
         }
 
     def list_papers(self, venue: str, year: int, flt: ListFilter, offset: int = 0,
                     limit: int | None = 100) -> tuple[int, list[Card]]:
-        """(matching count, cards) of one conference-year, best status first, then by title."""
+        """(matching count, cards) of one conference-year, in ``flt.sort``'s order (best status
+        first, then by title, unless asked otherwise)."""
         where = ["venue=?", "year=?"]
         args: list[str | int] = [venue, year]
         if flt.accepted is not None:
@@ -147,20 +174,18 @@ class BrowseMixin(StoreBase):
         if flt.track:
             where.append("track=?")
             args.append(flt.track)
-        for w in flt.words:
-            where.append("(coalesce(title_plain, title) LIKE ? ESCAPE '\\'"
-                         " OR coalesce(abstract_plain, abstract) LIKE ? ESCAPE '\\' OR EXISTS"
-                         " (SELECT 1 FROM paper_authors a WHERE a.paper_id = papers.id"
-                         " AND a.name LIKE ? ESCAPE '\\'))")
-            args.extend([_like(w)] * 3)
+        wh, wargs = _words_where(flt.words)
+        where += wh
+        args += wargs
         cond = " AND ".join(where)
         total = self.db.execute(f"SELECT count(*) FROM papers WHERE {cond}", args).fetchone()[0]  # noqa: S608
         page = "" if limit is None else f" LIMIT {int(limit)} OFFSET {int(offset)}"
-        rows = [_card(r) for r in self.db.execute(
-            f"SELECT {_CARD_COLS} FROM papers WHERE {cond}"  # noqa: S608
-            f" ORDER BY {_STATUS_ORDER}, coalesce(title_plain, title) COLLATE NOCASE, id{page}", args)]
-        self._attach_authors(rows)
-        return total, rows
+        # the page's ids first (the sort carries only its keys), then their cards
+        rating = ", (SELECT r.rating FROM paper_reviews r WHERE r.paper_id = papers.id) AS rating"
+        ids = [r[0] for r in self.db.execute(
+            f"SELECT id{rating if flt.sort == 'rating' else ''} FROM papers WHERE {cond}"  # noqa: S608
+            f" ORDER BY {LIST_ORDERS.get(flt.sort, LIST_ORDERS['decision'])}{page}", args)]
+        return total, self.cards(ids)
 
     def recent_papers(self, venue: str, limit: int = 50) -> list[Card]:
         """A venue's most recently added or changed papers as cards (its Atom feed): newest

@@ -309,13 +309,17 @@ async def conference_year(
     decision: Annotated[Literal["accepted", "not-accepted", "all"], Query(description=(
         "Accepted papers (the default), the others (rejected, withdrawn, desk-rejected), or every "
         "listed submission; `status` overrides it."))] = "accepted",
+    sort: Annotated[Literal["decision", "title", "rating"], Query(description=(
+        "Best decision first then title (the default), title, or mean review rating (unrated last)."))]
+    = "decision",
     fmt: FormatParam = "json", limit: LimitParam = exports.MAX_ROWS,
 ) -> Response:
     """The papers of one conference-year (accepted ones unless asked otherwise), best status first
     then by title, a page at a time, with status, decision and track counts; or the whole
     (filtered) list as an export."""
     h = home(request)
-    lr = list_request(statuses=status, track=track, q=q, page=page, per_page=per_page, decision=decision)
+    lr = list_request(statuses=status, track=track, q=q, page=page, per_page=per_page, decision=decision,
+                      sort=sort)
     if fmt != "json":
         key, y, ids = sv.list_ids(h, venue, year, lr, limit)
         return _stream(request, ids, fmt, f"{key}{y}", total=len(ids))

@@ -27,6 +27,13 @@ DECISION = {
     "all": N_("All listed"),
 }
 
+# How a conference-year list may be ordered (service.requests.LIST_SORTS).
+LIST_SORT = {
+    "decision": N_("Decision"),
+    "title": N_("Title"),
+    "rating": N_("Rating"),
+}
+
 KIND = {
     "conference": N_("Conferences"),
     "journal": N_("Journals"),

@@ -114,6 +114,7 @@ class ListFilters(TypedDict):
     track: str | None
     per_page: str               # "100", "250" … or "all"
     decision: str               # "accepted" (the default), "not-accepted" or "all"
+    sort: str                   # "decision" (the default: best first, then title), "title", "rating"
 
 
 class VenueYearList(TypedDict):

@@ -104,6 +104,8 @@ class ListFilters(Model):
     per_page: str = Field(description="Papers per page as the list's URLs write it: `100`, `250` … or `all`.")
     decision: str = Field(description="`accepted` (the default), `not-accepted` (rejected, withdrawn, desk-"
                                       "rejected) or `all` listed submissions; statuses, when given, decide.")
+    sort: str = Field(description="`decision` (best decision first, then title; the default), `title`, or "
+                                  "`rating` (highest mean review rating first, unrated last).")
 
 
 class VenueYearList(Model):

@@ -10,10 +10,11 @@ from typing import Any
 from ... import venues as venue_registry
 from ...service import list_request_from_params
 from ...service import venues as sv
-from ...service.requests import LIST_PER_PAGE
+from ...service.requests import LIST_PER_PAGE, LIST_SORTS
+from ...service.reviews import figures
 from ...service.types import VenueSummary
 from ..charts import year_bars
-from ..labels import DECISION, KIND, STATUS, status_key
+from ..labels import DECISION, KIND, LIST_SORT, STATUS, status_key
 from .base import Ctx, card
 
 
@@ -70,6 +71,20 @@ def build_venue(ctx: Ctx, name: str) -> dict[str, Any]:
             "chart": year_bars(sv.year_rows(ctx.home, key))}
 
 
+def page_numbers(page: int, pages: int, around: int = 2) -> list[int]:
+    """The page numbers a pager links: the first, the last, and ``around`` on each side of the
+    current one; 0 where numbers are skipped (drawn as an ellipsis)."""
+    if pages <= 1:
+        return []
+    keep = sorted({1, pages, *range(max(1, page - around), min(pages, page + around) + 1)})
+    out: list[int] = []
+    for n in keep:
+        if out and n - out[-1] > 1:
+            out.append(0)
+        out.append(n)
+    return out
+
+
 def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """The complete paper list of one conference-year, with status / track / keyword filters and
     links for 100 / 250 / 500 papers a page or all of them."""
@@ -78,6 +93,8 @@ def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]
     key, year = d["venue"]["key"], d["year"]
     per_raw = sv.per_page_value(lr)
     years = {"prev_year": d["prev_year"], "next_year": d["next_year"]}
+    f = figures(ctx.home, key, year)
+    rated = bool(f and f["ratings"])
     return {
         "page": "venue_year", **d, "papers": [card(p) for p in d["papers"]],
         "status_links": [{**s, "label": STATUS[status_key(None if s["value"] == "unknown" else s["value"])]}
@@ -90,6 +107,12 @@ def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]
         "per_page_links": [{"value": c,
                             "href": sv.list_href(key, year, lr, per_page=None if c == "100" else c),
                             "active": c == per_raw} for c in LIST_PER_PAGE],
+        "sort_links": [{"value": s, "label": LIST_SORT[s], "active": s == lr.sort,
+                        "href": sv.list_href(key, year, lr, sort=s, page=None)}
+                       for s in LIST_SORTS if s != "rating" or rated or lr.sort == "rating"],
+        "page_links": [{"page": n, "current": n == lr.page,
+                        "href": sv.list_href(key, year, lr, page=n if n > 1 else None) if n else None}
+                       for n in page_numbers(lr.page, d["pagination"]["pages"])],
         **{k: ({"year": y, "href": f"{d['venue']['href']}/{y}"} if y is not None else None)
            for k, y in years.items()},
     }
