@@ -11,18 +11,18 @@ process only writes to the store, in input order, so results do not depend on ``
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from . import merge
+from .pool import process_pool
 from .sources import SourceError, detect, expand, load_path, load_url
 from .store import FileCounts, FileState, PaperCounts, Store, encode_record
 
@@ -39,7 +39,7 @@ class FileReport:
     source: str | None = None
     counts: FileCounts = field(default_factory=FileCounts)
     error: str | None = None
-    problems: list[str] = field(default_factory=list)   # skipped-record messages (first few)
+    problems: list[str] = field(default_factory=list)   # every skipped record's message (to_dict: first 20)
 
 
 @dataclass(slots=True)
@@ -61,7 +61,8 @@ class IngestReport:
         return t
 
     def to_dict(self) -> dict[str, object]:
-        return {"files": [asdict(f) for f in self.files], "totals": asdict(self.totals()),
+        return {"files": [{**asdict(f), "problems": f.problems[:20]} for f in self.files],
+                "totals": asdict(self.totals()),
                 "papers": asdict(self.papers), "failed": self.failed, "blocks_merged": self.blocks_merged,
                 "seconds": round(self.seconds, 2)}
 
@@ -106,13 +107,21 @@ def ingest(store: Store, targets: list[str], fmt: str | None = None, force: bool
         if not found:
             report.files.append(FileReport(target, "failed", error="no data files found"))
         work.extend(_Job(name, path, explicit, fmt, known) for name, path in found)
+    first: dict[str, str] = {}            # file key -> the file of this run that holds it
     with _executor(jobs if len(work) > 1 else 1) as ex:
         for n, parsed in enumerate(_ordered(ex, _parse_job, work, window=2 * jobs), 1):
             fr = parsed.report
+            if fr.key and fr.key in first:
+                # Two files of one run are the same source file (one key): the first one holds it,
+                # whatever the store held before, so that a rerun changes nothing.
+                fr = FileReport(fr.name, "ignored", fr.key, fr.source,
+                                error=f"the same source file ({fr.key}) as {first[fr.key]}")
+            elif fr.key:
+                first[fr.key] = fr.name
             if fr.status == "unchanged" and fr.key:
                 store.touch_file(fr.key, fr.name)
                 fr.counts = _stored_counts(store.file_state(fr.key))
-            elif parsed.rows is not None and fr.key and fr.source:
+            elif fr.status == "ingested" and parsed.rows is not None and fr.key and fr.source:
                 fr.counts = store.replace_file_records(fr.key, fr.source, fr.name, parsed.sha256,
                                                        parsed.version, parsed.rows, fr.counts.skipped)
             report.files.append(fr)
@@ -123,11 +132,13 @@ def ingest(store: Store, targets: list[str], fmt: str | None = None, force: bool
     return report
 
 
+_OUT_OF_MEMORY = "out of memory reading it (lower PAPERLIST_MAX_FILE_BYTES, or give it more memory)"
+
+
 def _parse_job(job: _Job) -> _Parsed:
     """Load, detect and parse one file (runs in a worker process)."""
     try:
-        if job.path is not None and not job.path.exists():
-            raise SourceError("no such file or directory")
+        # load_path says what a missing, looping or non-regular path is (bounded.py)
         src = load_url(job.name) if job.path is None else load_path(job.path, job.name)
         try:
             reader = detect(src, job.fmt)
@@ -141,10 +152,12 @@ def _parse_job(job: _Job) -> _Parsed:
         parsed = reader.parse(src)
         rows = [encode_record(r) for r in parsed.records]
         fr = FileReport(job.name, "ingested", key, reader.name, FileCounts(skipped=len(parsed.skipped)),
-                        problems=parsed.skipped[:20])
+                        problems=parsed.skipped)
         return _Parsed(fr, src.sha256, reader.version, rows)
     except SourceError as e:
         return _Parsed(FileReport(job.name, "failed", error=str(e)))
+    except MemoryError:
+        return _Parsed(FileReport(job.name, "failed", error=_OUT_OF_MEMORY))
 
 
 def merge_pending(store: Store, report: IngestReport | None = None, progress: Progress | None = None,
@@ -169,7 +182,9 @@ def merge_pending(store: Store, report: IngestReport | None = None, progress: Pr
     finally:
         if own:
             ex.shutdown()
-    if blocks:
+    if blocks or store.pending_authors() or store.venues_stale():
+        # what the blocks' transactions left pending (durable: a merge killed after its last
+        # block finishes here on the next run)
         store.refresh_authors()
         store.sync_venues()
         store.checkpoint()
@@ -219,7 +234,7 @@ class _InlineExecutor(Executor):
 def _executor(jobs: int) -> Executor:
     if jobs <= 1:
         return _InlineExecutor()
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+    return process_pool(jobs)
 
 
 def _ordered(ex: Executor, fn: Callable[[T], R], items: Iterable[T], window: int) -> Iterator[R]:

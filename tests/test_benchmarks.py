@@ -298,3 +298,43 @@ def test_api_bench(bench_home: Path) -> None:
     m = re.search(r"^\| diffusion \| (.*) \|$", out, re.MULTILINE)
     assert m and len(m[1].split(" | ")) == 6, out
     assert "datasette" not in out
+
+
+def test_fault_bench() -> None:
+    out = run_bench("fault_bench.py", "--trials", 2)
+    reference = r"^reference: ingest .*/tests/fixtures in [\d.]+s: [1-9]\d* papers, [1-9]\d* indexed$"
+    assert re.search(reference, out, re.MULTILINE), out
+    for kind in ("ingest", "index"):
+        trials = re.findall(rf"^{kind} trial\s+\d+: (killed|exited \d+ first) at\s+[\d.]+s, \d+ workers "
+                            rf"\(0 left\)  -> converged$", out, re.MULTILINE)
+        assert len(trials) == 2, out
+        summary = rf"^{kind}: converged 2/2  \(killed \d/2, orphan workers 0\)$"
+        assert re.search(summary, out, re.MULTILINE), out
+
+
+def test_load_bench(web_home: Path, tmp_path: Path) -> None:
+    if shutil.which("wrk") is None:
+        pytest.skip("wrk is not installed (apt-get install wrk)")
+    home = copy_home(web_home, tmp_path / "home")
+    out = json.loads(run_bench("load_bench.py", "--home", home, "--workers", "1", "--quick", "--json"))
+    for run in [out["normal"], *out["overload"]]:
+        assert run["requests"] > 0 and set(run["statuses"]) <= {"200", "503"}, run
+        assert run["503_without_retry_after"] == 0, run
+        assert 0 < run["p50_ms"] <= run["p99_ms"] <= run["max_ms"], run
+    assert [r["connections"] for r in out["overload"]] == [200, 1000]
+    assert all(r["after"]["statuses"] == [200] for r in out["overload"]), out["overload"]
+    slow = out["slow"]
+    assert slow["dropped"] == slow["clients"] == 100, slow
+    assert slow["answers"] == {"HTTP/1.1 408 Request Timeout": 100}, slow
+    after_s = slow["dropped_after_s"]
+    assert 0.9 <= after_s["min"] <= after_s["max"] < 5 and slow["probe"]["n"] > 0
+    bombs = out["bombs"]
+    assert len(bombs["results"]) == 4 and bombs["healthy_after"], bombs
+    for r in bombs["results"]:
+        assert r["answer"] in ("HTTP/1.1 431 Request Header Fields Too Large", "closed", "reset"), bombs
+        assert r["sent_mb"] < bombs["mb_each"], bombs
+    hostile = out["hostile"]
+    assert len(hostile["requests"]) > 25 and hostile["healthy_after"], hostile
+    assert hostile["server_errors"] == 0 and hostile["host_reflected"] == 0, hostile
+    by_name = {r["request"]: r["status"] for r in hostile["requests"]}
+    assert by_name["URL 100 KB"] == 414 and by_name["20,000 headers"] == 431 and by_name["header 1 MB"] == 431

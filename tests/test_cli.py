@@ -12,7 +12,8 @@ import pytest
 
 from .conftest import PAPERCOPILOT, run_cli
 
-COMMANDS = ["ingest", "merge", "stats", "venues", "show", "export", "mcp", "serve", "search", "coverage"]
+COMMANDS = ["ingest", "merge", "stats", "venues", "show", "export", "mcp", "serve", "search", "coverage",
+            "doctor"]
 
 
 @pytest.mark.parametrize("cmd", COMMANDS)

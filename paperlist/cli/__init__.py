@@ -7,6 +7,7 @@ import click
 
 from .common import home_option
 from .data import corpus_cmd, coverage_cmd, ingest_cmd, merge_cmd, show_cmd, venues_cmd
+from .doctor import doctor_cmd
 from .embed import embed_cmd
 from .export import export_cmd
 from .index import index_cmd
@@ -29,5 +30,5 @@ def main() -> None:
 
 
 for _cmd in (ingest_cmd, corpus_cmd, merge_cmd, index_cmd, search_cmd, export_cmd, stats_cmd, venues_cmd,
-             show_cmd, coverage_cmd, serve_cmd, mcp_cmd, embed_cmd, topics_cmd):
+             show_cmd, coverage_cmd, serve_cmd, mcp_cmd, embed_cmd, topics_cmd, doctor_cmd):
     main.add_command(_cmd)

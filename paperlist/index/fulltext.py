@@ -141,6 +141,20 @@ def needs_build(home: Path) -> bool:
     return gen is None or generation_info(root / gen).get("version") != INDEX_VERSION
 
 
+def leftovers(home: Path) -> list[str]:
+    """Generations under the index root that are neither live nor the previous one (killed builds)."""
+    return generations.leftovers(index_root(home), INFO_FILE)
+
+
+def clean(home: Path) -> list[str]:
+    """Delete what killed builds left under the index root (waits for a running build)."""
+    root = index_root(home)
+    if not root.is_dir():
+        return []
+    with generations.build_lock(root):
+        return generations.clean(root, INFO_FILE)
+
+
 def content_fingerprint(store: Store) -> str:
     """What an index is built from: the papers and their topics."""
     return f"{store.papers_fingerprint()}:{store.topics_fingerprint() or '-'}"
@@ -164,6 +178,7 @@ def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
     t0 = time.perf_counter()
     root = index_root(home)
     with generations.build_lock(root):
+        generations.clean(root, INFO_FILE)          # what builds killed half-way left
         fp = content_fingerprint(store)
         if not force and is_current(store, home, fp):
             gen = current_generation(root)

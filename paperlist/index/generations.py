@@ -4,6 +4,7 @@ it atomically and clean up after themselves (one implementation for both).
 Layout under a root (``<home>/index``, ``<home>/vectors``)::
 
     CURRENT                  the name of the live generation (replaced atomically with os.replace)
+    PREVIOUS                 the name of the generation that was live before it (kept for readers)
     .lock                    held (flock) by the one build that may run at a time
     g20250101T120000-1a2b/   one complete generation; its info file, written last, says what it holds
 
@@ -11,7 +12,8 @@ A build makes a new generation directory (``new``), writes it, and ``publish`` f
 CURRENT at it and deletes every other generation except the one that was live until then (readers
 in other processes have time to move) and the leftovers of builds that were cut short. Readers see
 the old generation or the new one, never a half-built one, and find out about a switch with one
-``stat`` (``current_stamp``).
+``stat`` (``current_stamp``). A build killed half-way leaves its directory behind: the next build
+removes it before it starts (``clean``), so at most the live and the previous generation stay.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 from ..files import write_atomic
 
 CURRENT_FILE = "CURRENT"
+PREVIOUS_FILE = "PREVIOUS"
 LOCK_FILE = ".lock"
 
 
@@ -81,8 +84,55 @@ def publish(root: Path, name: str, info: str) -> None:
     """Make generation ``name`` durable and live, keep the one it replaces, delete the rest."""
     fsync_dir(root / name)
     previous = current_generation(root, info)
+    if previous is not None and previous != name:
+        write_atomic(root / PREVIOUS_FILE, lambda f: f.write(previous.encode() + b"\n"))
     switch_current(root, name)
     collect_garbage(root, keep={name, previous})
+
+
+def previous_generation(root: Path, info: str) -> str | None:
+    """The generation that was live before the live one (None when unknown or gone)."""
+    try:
+        name = (root / PREVIOUS_FILE).read_text("utf-8").strip()
+    except FileNotFoundError:
+        return _newest_older(root, info)        # published before PREVIOUS was written
+    return name if name and (root / name / info).exists() else None
+
+
+def _newest_older(root: Path, info: str) -> str | None:
+    """The newest complete generation finished before the live one."""
+    live = current_generation(root, info)
+    if live is None:
+        return None
+    live_t = (root / live / info).stat().st_mtime_ns
+    done = [(f.stat().st_mtime_ns, d.name) for d in root.iterdir()
+            if d.is_dir() and d.name != live and (f := d / info).exists()]
+    older = [c for c in done if c[0] <= live_t]
+    return max(older)[1] if older else None
+
+
+def leftovers(root: Path, info: str) -> list[str]:
+    """Generation directories under ``root`` that are neither live nor the previous one: what
+    killed builds left (a build in progress under the build lock is one too)."""
+    if not root.is_dir():
+        return []
+    keep = {current_generation(root, info), previous_generation(root, info)}
+    if keep == {None}:
+        keep = set()
+    return sorted(d.name for d in root.iterdir()
+                  if d.is_dir() and d.name.startswith("g") and d.name not in keep)
+
+
+def clean(root: Path, info: str) -> list[str]:
+    """Delete what builds cut short left under ``root`` (the caller holds the build lock):
+    every generation but the live and the previous one. Returns the names deleted."""
+    gone = leftovers(root, info)
+    for name in gone:
+        shutil.rmtree(root / name, ignore_errors=True)
+    for d in root.iterdir() if root.is_dir() else ():
+        if d.is_file() and d.name.startswith((f".{CURRENT_FILE}.", f".{PREVIOUS_FILE}.")):
+            d.unlink(missing_ok=True)
+    return gone
 
 
 def switch_current(root: Path, name: str) -> None:
@@ -111,5 +161,5 @@ def collect_garbage(root: Path, keep: set[str | None]) -> None:
     for d in root.iterdir():
         if d.is_dir() and d.name.startswith("g") and d.name not in keep:
             shutil.rmtree(d, ignore_errors=True)
-        elif d.is_file() and d.name.startswith(f".{CURRENT_FILE}."):      # a switch cut short (write_atomic)
+        elif d.is_file() and d.name.startswith((f".{CURRENT_FILE}.", f".{PREVIOUS_FILE}.")):   # cut short
             d.unlink(missing_ok=True)

@@ -8,13 +8,11 @@ record-level problems skip the record and are reported with its index.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import os
 import re
 import urllib.error
 import urllib.request
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,14 +21,11 @@ from urllib.parse import unquote, urlsplit
 
 from ..models import Record
 from ..text import title_key
+from .bounded import decompress, max_file_bytes, read_capped, read_regular, too_large
+from .errors import SourceError
 from .normalize import RecordError
 
-MAX_DOWNLOAD = 512 * 1024 * 1024
 DATA_SUFFIXES = (".json", ".jsonl", ".xml", ".csv", ".tsv", ".txt", ".html")
-
-
-class SourceError(Exception):
-    """A whole file cannot be read; the message is one line and names the problem."""
 
 
 @dataclass(slots=True)
@@ -155,38 +150,28 @@ class Collector:
         records.append(rec)
 
 
-def decompress(raw: bytes, name: str) -> bytes:
-    if raw[:2] != b"\x1f\x8b":
-        return raw
-    try:
-        return gzip.decompress(raw)
-    except (EOFError, OSError, zlib.error):
-        raise SourceError("truncated or corrupt gzip data") from None
-
-
 def load_path(path: Path, display: str | None = None) -> SourceFile:
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise SourceError(f"cannot read file: {e.strerror or e}") from None
-    data = decompress(raw, str(path))
+    """A regular file's content (decompressed), within ``max_file_bytes()`` (bounded.py)."""
+    cap = max_file_bytes()
+    data = decompress(read_regular(path, cap), cap)
     return SourceFile(display or str(path), path.name, data, hashlib.sha256(data).hexdigest())
 
 
 def load_url(url: str, timeout: float = 60.0) -> SourceFile:
     name = unquote(urlsplit(url).path.rsplit("/", 1)[-1]) or "download"
     req = urllib.request.Request(url, headers={"User-Agent": "paperlist/0.1 (+https://github.com/)"})
+    cap = max_file_bytes()
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - http(s) checked by caller
-            raw = resp.read(MAX_DOWNLOAD + 1)
+            if resp.length is not None and resp.length > cap:
+                raise too_large(cap, " to download")
+            raw = read_capped(resp, cap, " to download")
     except urllib.error.HTTPError as e:
         raise SourceError(f"download failed: HTTP {e.code} {e.reason}") from None
     except (urllib.error.URLError, TimeoutError, OSError) as e:
         reason = getattr(e, "reason", e)
         raise SourceError(f"download failed: {reason}") from None
-    if len(raw) > MAX_DOWNLOAD:
-        raise SourceError("download is larger than 512 MiB")
-    data = decompress(raw, url)
+    data = decompress(raw, cap)
     return SourceFile(url, name, data, hashlib.sha256(data).hexdigest())
 
 

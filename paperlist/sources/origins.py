@@ -21,6 +21,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..text import slugify
+from .bounded import max_file_bytes, too_large
+from .errors import SourceError
 
 # Mirrors (or a test server) can stand in for GitHub through these environment variables.
 RAW = os.environ.get("PAPERLIST_GITHUB_RAW", "https://raw.githubusercontent.com")
@@ -243,6 +245,7 @@ def fetch(downloads: list[Download], dest: Path, progress: Callable[[int, int, s
           timeout: float = 120.0) -> FetchReport:
     """Download every file into ``dest`` (resumable: complete files are kept)."""
     rep = FetchReport(failed=[])
+    cap = max_file_bytes()              # per download, like every file read (bounded.py)
     t0 = time.perf_counter()
     for n, d in enumerate(downloads, 1):
         target = dest / d.local
@@ -254,10 +257,18 @@ def fetch(downloads: list[Download], dest: Path, progress: Callable[[int, int, s
             try:
                 req = urllib.request.Request(d.url, headers={"User-Agent": USER_AGENT})
                 with urllib.request.urlopen(req, timeout=timeout) as resp, open(part, "wb") as f:
+                    size = 0
                     while chunk := resp.read(1 << 20):
+                        size += len(chunk)
+                        if size > cap:
+                            raise too_large(cap, " to download")
                         f.write(chunk)
                 part.replace(target)
                 rep.fetched += 1
+            except SourceError as e:
+                part.unlink(missing_ok=True)
+                assert rep.failed is not None
+                rep.failed.append(f"{d.url}: {e}")
             except urllib.error.HTTPError as e:
                 part.unlink(missing_ok=True)
                 if e.code == 404:

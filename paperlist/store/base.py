@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # from-version -> SQL that upgrades a store to from-version + 1. Add a step whenever schema.sql
 # changes, and bump SCHEMA_VERSION; schema.sql always describes the newest version.
@@ -34,6 +34,12 @@ MIGRATIONS: dict[int, str] = {
           CREATE TABLE IF NOT EXISTS venue_year_stats (
             venue TEXT NOT NULL, year INTEGER NOT NULL, data TEXT NOT NULL,
             PRIMARY KEY (venue, year)) WITHOUT ROWID;""",
+    # The pending author refresh moved from memory into the store. A store merged before may have
+    # lost one to an interrupted merge: every author is refreshed once (and the venues synced).
+    4: """CREATE TABLE IF NOT EXISTS pending_authors (key TEXT PRIMARY KEY) WITHOUT ROWID;
+          INSERT OR IGNORE INTO pending_authors SELECT DISTINCT author_key FROM paper_authors;
+          INSERT OR IGNORE INTO pending_authors SELECT key FROM authors;
+          INSERT OR REPLACE INTO meta VALUES ('venues_stale', '1');""",
 }
 
 

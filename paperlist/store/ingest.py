@@ -61,8 +61,6 @@ def encode_record(rec: Record) -> tuple[str, str, str, bytes]:
 
 
 class IngestMixin(StoreBase):
-    _touched_authors: set[str]
-
     # --- files and records ------------------------------------------------------------------
     def file_state(self, file_key: str) -> FileState | None:
         row = self.db.execute("SELECT sha256, reader_version, records, skipped FROM files WHERE key=?",
@@ -147,8 +145,6 @@ class IngestMixin(StoreBase):
         new or changed papers are written (``prepare`` fills their derived fields first);
         retired ids become aliases of the paper that now holds their records."""
         counts = PaperCounts()
-        if not hasattr(self, "_touched_authors"):
-            self._touched_authors = set()
         with self.transaction() as db:
             existing = dict(db.execute("SELECT id, hash FROM papers WHERE block=?", (block,)).fetchall())
             old_owner = {(f, k): p for f, k, p in db.execute(
@@ -178,6 +174,8 @@ class IngestMixin(StoreBase):
             self._retire(db, stale, old_owner, new_owner)
             self._venue_year_files(db, block, papers, members)
             db.execute("DELETE FROM dirty_blocks WHERE block=?", (block,))
+            if writes or stale:
+                self.set_meta(db, "venues_stale", 1)
         return counts
 
     def _venue_year_files(self, db: sqlite3.Connection, block: str, papers: list[tuple[Paper, str]],
@@ -196,8 +194,8 @@ class IngestMixin(StoreBase):
 
     def _delete_children(self, db: sqlite3.Connection, ids: list[str]) -> None:
         for pid in ids:
-            self._touched_authors.update(r[0] for r in db.execute(
-                "SELECT author_key FROM paper_authors WHERE paper_id=?", (pid,)))
+            db.execute("INSERT OR IGNORE INTO pending_authors SELECT author_key FROM paper_authors"
+                       " WHERE paper_id=?", (pid,))
             for table in ("paper_authors", "links", "keywords", "paper_ids", "paper_reviews"):
                 db.execute(f"DELETE FROM {table} WHERE paper_id=?", (pid,))  # noqa: S608 - fixed names
 
@@ -220,7 +218,8 @@ class IngestMixin(StoreBase):
         db.executemany("INSERT INTO paper_authors VALUES (?,?,?,?,?,?)",
                        [(p.id, i, a.key, a.name, a.affiliation, a.orcid)
                         for p, _ in papers for i, a in enumerate(p.authors)])
-        self._touched_authors.update(a.key for p, _ in papers for a in p.authors)
+        db.executemany("INSERT OR IGNORE INTO pending_authors VALUES (?)",
+                       [(a.key,) for p, _ in papers for a in p.authors])
         db.executemany("INSERT OR IGNORE INTO links VALUES (?,?,?)",
                        [(p.id, k, u) for p, _ in papers for k, u in p.links])
         db.executemany("INSERT INTO keywords VALUES (?,?,?)",
@@ -249,39 +248,48 @@ class IngestMixin(StoreBase):
                        [(pid,) for pid in set(new_owner.values())])
 
     # --- derived tables ---------------------------------------------------------------------
+    def pending_authors(self) -> int:
+        """How many authors a merge touched whose ``authors`` row is not recomputed yet."""
+        return int(self.db.execute("SELECT count(*) FROM pending_authors").fetchone()[0])
+
+    def venues_stale(self) -> bool:
+        """True when merged papers changed since the venues table was last synced."""
+        return self.meta("venues_stale") is not None
+
     def refresh_authors(self) -> int:
-        """Recompute the authors table for every key a merge touched: display name = the most
-        common written form (ties: the one with more non-ASCII letters, then alphabetical)."""
-        keys: set[str] = getattr(self, "_touched_authors", set())
-        if not keys:
-            return 0
+        """Recompute the authors table for every key a merge touched (``pending_authors``) and
+        clear them, in one transaction: display name = the most common written form (ties: the one
+        with more non-ASCII letters, then alphabetical)."""
         with self.transaction() as db:
-            if len(keys) > 20000:
+            n = int(db.execute("SELECT count(*) FROM pending_authors").fetchone()[0])
+            if not n:
+                return 0
+            if n > 20000:
                 rows: Iterable[tuple[str, str]] = db.execute("SELECT author_key, name FROM paper_authors")
                 db.execute("DELETE FROM authors")
             else:
-                db.executemany("DELETE FROM authors WHERE key=?", [(k,) for k in keys])
-                rows = [r for k in keys for r in db.execute(
-                    "SELECT author_key, name FROM paper_authors WHERE author_key=?", (k,))]
+                db.execute("DELETE FROM authors WHERE key IN (SELECT key FROM pending_authors)")
+                rows = db.execute("SELECT author_key, name FROM paper_authors"
+                                  " WHERE author_key IN (SELECT key FROM pending_authors)").fetchall()
             forms: dict[str, Counter[str]] = {}
             for key, name in rows:
                 forms.setdefault(key, Counter())[name] += 1
             db.executemany("INSERT INTO authors VALUES (?,?,?)", [
                 (k, max(c.items(), key=lambda kv: (kv[1], sum(ord(ch) > 127 for ch in kv[0]), kv[0]))[0],
                  sum(c.values())) for k, c in forms.items()])
-        n = len(keys)
-        self._touched_authors = set()
+            db.execute("DELETE FROM pending_authors")
         return n
 
     def sync_venues(self) -> None:
         """The venues table: every registry venue plus any unknown venue the papers use."""
-        used = {r[0] for r in self.db.execute("SELECT DISTINCT venue FROM papers")}
-        known = {v.key for v in venue_registry.all_venues()}
-        rows = []
-        for key in sorted(known | used):
-            v = venue_registry.get(key)
-            rows.append((v.key, v.short, v.name, v.field, v.kind, v.parent, v.family,
-                         _dumps(list(v.aliases)).decode(), int(v.known)))
         with self.transaction() as db:
+            used = {r[0] for r in db.execute("SELECT DISTINCT venue FROM papers")}
+            known = {v.key for v in venue_registry.all_venues()}
+            rows = []
+            for key in sorted(known | used):
+                v = venue_registry.get(key)
+                rows.append((v.key, v.short, v.name, v.field, v.kind, v.parent, v.family,
+                             _dumps(list(v.aliases)).decode(), int(v.known)))
             db.execute("DELETE FROM venues")
             db.executemany("INSERT INTO venues VALUES (?,?,?,?,?,?,?,?,?)", rows)
+            db.execute("DELETE FROM meta WHERE key='venues_stale'")

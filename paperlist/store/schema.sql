@@ -40,6 +40,13 @@ CREATE TABLE IF NOT EXISTS dirty_blocks (
     block TEXT PRIMARY KEY
 ) WITHOUT ROWID;
 
+-- Authors whose papers a merge wrote or deleted and whose `authors` row is not recomputed yet:
+-- written in the transaction of each merged block, consumed by the author refresh in one
+-- transaction (survives an interrupted merge like dirty_blocks).
+CREATE TABLE IF NOT EXISTS pending_authors (
+    key TEXT PRIMARY KEY
+) WITHOUT ROWID;
+
 CREATE TABLE IF NOT EXISTS venues (
     key      TEXT PRIMARY KEY,
     short    TEXT NOT NULL,
@@ -83,6 +90,8 @@ CREATE TABLE IF NOT EXISTS papers (
 );
 CREATE INDEX IF NOT EXISTS papers_block ON papers(block);
 CREATE INDEX IF NOT EXISTS papers_venue_year ON papers(venue, year, status);
+-- a conference-year list counts its accepted (or other) papers from the index alone
+CREATE INDEX IF NOT EXISTS papers_venue_year_accepted ON papers(venue, year, accepted, status);
 CREATE INDEX IF NOT EXISTS papers_family_year ON papers(family, year);
 CREATE INDEX IF NOT EXISTS papers_year ON papers(year);
 CREATE INDEX IF NOT EXISTS papers_status ON papers(status);

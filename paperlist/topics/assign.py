@@ -15,16 +15,15 @@ whatever the probes and vectors add.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from ..pool import process_pool
 from ..store import Store, TopicDoc
 from .evidence import MIN_SCORE, Assigner, lead
 from .probe import Probe, confirmed, corpus_mix, fit_probe, labelling_groups, shift_rows, shift_towards
@@ -161,7 +160,7 @@ def _forked(jobs: int, fn: Callable[[tuple[str, str | None]], list[Any]],
     # corpus the second round's workers grew by ~800 MB each without this.
     gc.freeze()
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
+        with process_pool(jobs) as ex:
             return list(ex.map(fn, ranges))
     finally:
         gc.unfreeze()
