@@ -7,16 +7,25 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
+# set-up is silent unless it fails; then its whole log is shown
+quietly() {
+  local log
+  log=$(mktemp)
+  if ! "$@" >"$log" 2>&1; then
+    echo "run.sh: '$*' failed:" >&2
+    cat "$log" >&2
+    rm -f "$log"
+    exit 1
+  fi
+  rm -f "$log"
+}
 if [ ! -x .venv/bin/python ]; then
-  "$PY" -m venv .venv
+  quietly "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-.venv/bin/python -m pip install --quiet -e . >/dev/null
+quietly .venv/bin/python -m pip install --upgrade pip
+quietly .venv/bin/python -m pip install -e .
 export PAPERLIST_HOME=${PAPERLIST_HOME:-$PWD/data}
 .venv/bin/paperlist corpus
 .venv/bin/paperlist stats
-if .venv/bin/paperlist index --help >/dev/null 2>&1; then
-  .venv/bin/paperlist index --if-stale --quiet
-fi
 exec .venv/bin/paperlist serve --host "${PAPERLIST_HOST:-127.0.0.1}" --port "${PAPERLIST_PORT:-8000}" \
   --workers "${PAPERLIST_WORKERS:-2}"

@@ -146,9 +146,17 @@ def test_record_level_problems_are_counted_and_named(home: Path, tmp_path: Path)
                              {"title": ["not", "text"]}, {"title": "Good Two", "author": 7}]))
     result = run_cli(home, "ingest", "-q", str(f))
     assert result.exit_code == 0
-    assert "skipped    3" in result.stdout or "skipped    3" in result.stdout.replace("  ", " ")
-    assert f"skipped {f}: record 1: record has no title" in result.stderr
-    assert f"skipped {f}: record 2: 'title' should be text, found a list" in result.stderr
+    assert "skipped 3" in result.stdout                       # counted in the summary ...
+    reports = list((home / "reports").glob("ingest-*.jsonl"))  # ... and named in the report it names
+    assert len(reports) == 1 and str(reports[0]) in result.stdout
+    reasons = [json.loads(line)["reason"] for line in reports[0].read_text().splitlines()]
+    assert "record 1: record has no title" in reasons
+    assert "record 2: 'title' should be text, found a list" in reasons and len(reasons) == 3
+    # --verbose names them as the file is read, after its per-file line
+    verbose = run_cli(home, "ingest", "-q", "--verbose", "--force", str(f))
+    assert "skipped    3" in verbose.stdout
+    assert f"skipped {f}: record 1: record has no title" in verbose.stderr
+    assert f"skipped {f}: record 2: 'title' should be text, found a list" in verbose.stderr
     assert Store(home / "paperlist.db").stats()["papers"] == 1
 
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import click
 
 from .. import venues as venue_registry
 from ..citation import bibtex
-from ..ingest import FileReport, IngestReport, merge_pending
+from ..ingest import IngestReport, merge_pending
+from ..reports import write_ingest_report
 from ..service import ingest
 from ..sources import READERS, origins
 from .common import (
@@ -23,78 +23,37 @@ from .common import (
     output_format,
     with_home,
 )
-from .index import step_lines
+from .ingest_summary import NAMED_IGNORED, IngestProgress, print_summary
+from .progress import Display, make_display, running, steps
 from .topics import derived_report
 
 
-class LineProgress:
-    """Progress as plain lines on stderr: position, rate and ETA (works in CI logs and terminals)."""
-
-    def __init__(self, quiet: bool = False) -> None:
-        self.quiet = quiet
-        self.t0 = time.perf_counter()
-        self.m0: float | None = None
-        self.last_merge = 0.0
-
-    def _eta(self, n: int, total: int, t0: float) -> str:
-        dt = time.perf_counter() - t0
-        rate = n / dt if dt > 0 else 0.0
-        eta = (total - n) / rate if rate > 0 else 0.0
-        return f"{rate:6.1f}/s  ETA {eta:5.0f}s"
-
-    def file_done(self, n: int, total: int, r: FileReport) -> None:
-        c = r.counts
-        if r.status in ("ingested", "unchanged"):
-            line = (f"{r.status:<9} {r.key:<40} new {c.new:>6}  updated {c.updated:>5}  unchanged "
-                    f"{c.unchanged:>6}  removed {c.removed:>4}  skipped {c.skipped:>4}")
-        else:
-            line = f"{r.status:<9} {r.name}: {r.error}"
-        click.echo(line, err=r.status == "failed")
-        if r.status == "ingested":
-            for msg in r.problems[:3]:
-                click.echo(f"          skipped {r.name}: {msg}", err=True)
-        if not self.quiet:
-            click.echo(f"  [{n}/{total} files  {self._eta(n, total, self.t0)}]", err=True)
-
-    def merge_step(self, n: int, total: int, block: str) -> None:
-        if self.m0 is None:
-            self.m0 = time.perf_counter()
-        now = time.perf_counter()
-        if not self.quiet and (n == total or now - self.last_merge > 2.0):
-            self.last_merge = now
-            click.echo(f"  merging [{n}/{total} blocks  {self._eta(n, total, self.m0)}] {block}", err=True)
-
-
-def _print_totals(rep: IngestReport) -> None:
-    t, p = rep.totals(), rep.papers
-    click.echo(f"records: new {t.new}  updated {t.updated}  unchanged {t.unchanged}  removed {t.removed}"
-               f"  skipped {t.skipped}")
-    click.echo(f"papers:  new {p.new}  updated {p.updated}  unchanged {p.unchanged}  removed {p.removed}")
-    click.echo(f"files:   {len(rep.files)} ({rep.failed} failed)  in {rep.seconds:.1f}s")
-
-
 def _run_ingest(targets: list[str], fmt: str | None, force: bool, as_json: bool, quiet: bool,
-                jobs: int | None, build_index: bool = True) -> None:
-    progress = LineProgress(quiet=quiet or as_json)
-    try:
+                jobs: int | None, build_index: bool = True, verbose: bool = False,
+                display: Display | None = None) -> None:
+    home = current_home(must_exist=False)
+    display = display or make_display(quiet or as_json)
+    progress = IngestProgress(display, verbose and not as_json)
+    with running(display, progress.kept):
         # the library keeps topics and the index in step with the papers (service.derived)
-        rep, derived = ingest(current_home(must_exist=False), targets, fmt=fmt, force=force,
-                              progress=None if as_json else progress, jobs=jobs, derive=build_index,
-                              step_progress=step_lines(quiet or as_json))
-    except KeyboardInterrupt:
-        click.echo("interrupted: finished files are stored; run the same command again to continue", err=True)
-        sys.exit(130)
-    out = rep.to_dict()
-    if not as_json:
-        _print_totals(rep)
-    derived_report(out, derived, as_json)
+        rep, derived = ingest(home, targets, fmt=fmt, force=force, progress=progress, jobs=jobs,
+                              derive=build_index, step_progress=steps(display))
+    report = write_ingest_report(home.path, rep, named=0 if as_json else NAMED_IGNORED)
     if as_json:
+        out = rep.to_dict()
+        derived_report(out, derived, True)
         echo_json(out)
+    else:
+        print_summary(rep, derived, display, report)
     sys.exit(1 if rep.failed else 0)
 
 
 _jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
                             help="Worker processes for parsing and merging (default: CPUs, at most 4).")
+_quiet_option = click.option("--quiet", "-q", is_flag=True,
+                             help="No progress display (the summary still prints).")
+_verbose_option = click.option("--verbose", "-v", is_flag=True,
+                               help="A line per file (and its first skipped records) as it is read.")
 _index_option = click.option("--index/--no-index", "build_index", default=True, show_default=True,
                              help="Rebuild the search index afterwards when papers changed.")
 
@@ -104,21 +63,26 @@ _index_option = click.option("--index/--no-index", "build_index", default=True, 
 @click.option("--format", "fmt", type=click.Choice(sorted(READERS)), help="Source format (default: detect).")
 @click.option("--force", is_flag=True, help="Re-parse files even when their bytes did not change.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@_quiet_option
+@_verbose_option
 @_jobs_option
 @_index_option
 @with_home
 @catch_store_errors
 def ingest_cmd(targets: tuple[str, ...], fmt: str | None, force: bool, as_json: bool, quiet: bool,
-               jobs: int | None, build_index: bool) -> None:
+               verbose: bool, jobs: int | None, build_index: bool) -> None:
     """Ingest paper lists from files, directories or http(s) URLs, then merge them.
 
     Each file is one transaction; re-ingesting unchanged files changes nothing. Reports new /
     updated / unchanged / removed / skipped records per file and merged papers in total, then
     rebuilds the search index if papers changed. Exits with 1 when any file failed. Interrupt it
     at any time: run it again to continue.
+
+    Shows a live progress display in a terminal (a line every few seconds elsewhere), then a
+    summary; skipped records, failed and ignored files are listed with their reasons in
+    HOME/reports/ingest-<UTC time>.jsonl (the newest 10 are kept), which the summary names.
     """
-    _run_ingest(list(targets), fmt, force, as_json, quiet, jobs, build_index)
+    _run_ingest(list(targets), fmt, force, as_json, quiet, jobs, build_index, verbose)
 
 
 @click.command("corpus")
@@ -129,38 +93,36 @@ def ingest_cmd(targets: tuple[str, ...], fmt: str | None, force: bool, as_json: 
 @click.option("--source", "only", multiple=True, type=click.Choice(sorted(origins.ORIGINS)),
               help="With downloads: only these sources (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@_quiet_option
+@_verbose_option
 @_jobs_option
 @_index_option
 @with_home
 @catch_store_errors
 def corpus_cmd(data_dir: Path | None, download: bool, only: tuple[str, ...], as_json: bool, quiet: bool,
-               jobs: int | None, build_index: bool) -> None:
+               verbose: bool, jobs: int | None, build_index: bool) -> None:
     """Ingest the standard corpus: the shared data folder when present, else download it from the
     public origins (papercopilot, mlanthology, ACL Anthology, OpenReview exports on GitHub) into
     HOME/sources and ingest that. Downloads resume where they stopped."""
     if data_dir is not None and not data_dir.is_dir():
         fail(f"no such folder: {data_dir}")
     folder = None if download else (data_dir or origins.default_data_dir())
+    display = make_display(quiet or as_json)
     if folder is None:
         folder = home_dir() / "sources"
         if not quiet:
             click.echo(f"no local data folder: downloading the public sources into {folder}", err=True)
-        plan = origins.plan(list(only) or None)
-
-        def show(n: int, total: int, rate: str) -> None:
-            if not quiet and (n == total or n % 20 == 0):
-                click.echo(f"  downloaded [{n}/{total} files  {rate}]", err=True)
-
-        fetched = origins.fetch(plan, folder, show)
-        for line in fetched.failed or []:
-            click.echo(f"failed    {line}", err=True)
-        if not quiet:
-            click.echo(f"downloads: {fetched.fetched} new, {fetched.kept} kept, {fetched.missing} not "
-                       f"at the origin, {len(fetched.failed or [])} failed", err=True)
+        with running(display, lambda: "finished downloads are kept; run the same command again to continue"):
+            fetched = origins.fetch(origins.plan(list(only) or None), folder,
+                                    lambda n, total, _rate: display.update("download", n, total))
+            for line in fetched.failed or []:
+                display.note(f"failed    {line}", err=True)
+            if not quiet:
+                display.note(f"downloads: {fetched.fetched} new, {fetched.kept} kept, {fetched.missing} not "
+                             f"at the origin, {len(fetched.failed or [])} failed", err=True)
         if not any(folder.rglob("*.*")):
             fail("nothing could be downloaded (no network?)")
-    _run_ingest([str(folder)], None, False, as_json, quiet, jobs, build_index)
+    _run_ingest([str(folder)], None, False, as_json, quiet, jobs, build_index, verbose, display)
 
 
 @click.command("merge")
@@ -173,7 +135,9 @@ def merge_cmd(everything: bool) -> None:
     if everything:
         store.mark_all_dirty()
     rep = IngestReport()
-    merge_pending(store, rep, LineProgress())
+    progress = IngestProgress(make_display())
+    with running(progress.display, lambda: "merged blocks are kept; run the same command again to continue"):
+        merge_pending(store, rep, progress)
     p = rep.papers
     click.echo(f"blocks {rep.blocks_merged}  papers: new {p.new}  updated {p.updated}  unchanged "
                f"{p.unchanged}  removed {p.removed}")

@@ -3,33 +3,14 @@
 from __future__ import annotations
 
 import sys
-import time
 
 import click
 
 from ..index.encoder import DEFAULT_MAX_TOKENS, SemanticUnavailable, missing_reason
 from ..service import refresh as refresh_derived
 from .common import catch_store_errors, current_home, echo_json, fail, home_dir, open_store, with_home
-from .index import step_lines
+from .progress import make_display, running, steps, times_line
 from .topics import derived_report
-
-
-class _Progress:
-    """One line every few seconds on stderr: done/total, rate and ETA."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
-        self.last = 0.0
-
-    def __call__(self, done: int, total: int, seconds: float) -> None:
-        now = time.monotonic()
-        if self.quiet or (now - self.last < 5.0 and done < total):
-            return
-        self.last = now
-        rate = done / seconds if seconds > 0 else 0.0
-        eta = (total - done) / rate if rate > 0 else 0.0
-        click.echo(f"  embedding [{done:,}/{total:,} texts  {rate:6.1f}/s  ETA {eta / 60:6.1f} min]",
-                   err=True)
 
 
 @click.command("embed")
@@ -45,7 +26,7 @@ class _Progress:
 @click.option("--topics/--no-topics", "refresh", default=True, show_default=True,
               help="After publishing, reassign topics (vectors are evidence) and rebuild the index.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @with_home
 @catch_store_errors
 def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish: bool, threads: int | None,
@@ -74,14 +55,18 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
     except SemanticUnavailable as e:
         fail(f"semantic search is unavailable: {e}")
         return
-    rep = embed(store, home_dir(), max_tokens=max_tokens, batch_size=batch_size, max_batches=max_batches,
-                progress=_Progress(quiet or as_json), do_publish=publish, encoder=enc)
-    derived = None
-    if refresh and rep.generation and not rep.interrupted:
-        # the vectors are topic evidence, and the index carries the topics; the store exists
-        # (the read-only open above succeeded)
-        derived = refresh_derived(current_home(), open_store(readonly=False), force=False,
-                                  progress=step_lines(quiet or as_json))
+    display = make_display(quiet or as_json)
+    with running(display, lambda: "finished batches are saved, published vectors and topics are kept; "
+                                  "run the same command again to continue"):
+        rep = embed(store, home_dir(), max_tokens=max_tokens, batch_size=batch_size, max_batches=max_batches,
+                    progress=lambda done, total, _seconds: display.update("embed", done, total),
+                    do_publish=publish, encoder=enc)
+        derived = None
+        if refresh and rep.generation and not rep.interrupted:
+            # the vectors are topic evidence, and the index carries the topics; the store exists
+            # (the read-only open above succeeded)
+            derived = refresh_derived(current_home(), open_store(readonly=False), force=False,
+                                      progress=steps(display))
     if as_json:
         out = rep.to_dict()
         derived_report(out, derived, True)
@@ -94,6 +79,8 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
         if rep.generation:
             click.echo(f"vectors:  {rep.published:,} published -> {rep.generation}")
         derived_report({}, derived, False)
+        if display.times:
+            click.echo(times_line(display.times))
         if rep.interrupted:
             click.echo("interrupted: finished batches are saved; run the same command again to continue",
                        err=True)

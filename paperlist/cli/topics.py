@@ -12,6 +12,7 @@ from ..topics import taxonomy
 from ..topics.build import AssignReport, assign_topics
 from .common import catch_store_errors, current_home, echo_json, open_store, with_home
 from .index import print_build
+from .progress import make_display, running
 
 
 def derived_report(out: dict[str, Any], derived: DerivedReport | None, as_json: bool) -> None:
@@ -53,16 +54,18 @@ def topics_cmd() -> None:
 @click.option("--force/--if-stale", default=True, show_default=True,
               help="Reassign even when papers, taxonomy and vectors are unchanged.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress line.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @with_home
 @catch_store_errors
 def assign_cmd(force: bool, as_json: bool, quiet: bool) -> None:
     """Assign 1-3 topics to every paper from its title, keywords, abstract, primary area and (when
     `paperlist embed` has run) its vector. Ingest runs this when papers changed; run it after
     `paperlist embed`, then `paperlist index`, to let vectors refine the topics."""
-    if not (quiet or as_json):
-        click.echo("  assigning topics ...", err=True)
-    rep = assign_topics(open_store(readonly=False), current_home().path, force=force)
+    store, home = open_store(readonly=False), current_home().path
+    with running(make_display(quiet or as_json),
+                 lambda: "the topics are unchanged; run the same command again to assign them") as display:
+        display.update("topics", 0, 0)
+        rep = assign_topics(store, home, force=force)
     if as_json:
         echo_json(rep.to_dict())
     else:
