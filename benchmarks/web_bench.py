@@ -155,6 +155,12 @@ def main() -> None:
     else:
         print("note: no conference-year statistics in this home; the stats page is not measured",
               file=sys.stderr)
+    venue, year = store.db.execute(                        # the largest conference-year (ICLR 2025)
+        "SELECT venue, year FROM papers GROUP BY venue, year ORDER BY count(*) DESC LIMIT 1").fetchone()
+    routes["/conferences/{venue}/{year}"] = [f"{'/en' if i % 2 else ''}/conferences/{venue}/{year}"
+                                             for i in range(n)]
+    routes["/conferences/{venue}/{year}?per_page=all"] = [
+        f"{'/en' if i % 2 else ''}/conferences/{venue}/{year}?per_page=all" for i in range(min(n, 20))]
     if searcher is not None:
         routes["/search?q=…"] = [f"{'/en' if i % 2 else ''}/search?q={quote(QUERIES[i % len(QUERIES)])}"
                                  for i in range(n)]

@@ -256,7 +256,9 @@ def test_web_bench(web_home: Path, tmp_path: Path) -> None:
     n = 3
     out = json.loads(run_bench("web_bench.py", "--home", home, "--requests", n, "--json"))
     assert out["home"] == str(home.resolve()) and out["papers"] == count_papers(home) > 0
-    assert set(out["routes"]) == {"/papers/{id}", "/search?q=…", "/conferences/{venue}/{year}/stats"}, out
+    assert set(out["routes"]) == {"/papers/{id}", "/search?q=…", "/conferences/{venue}/{year}/stats",
+                                  "/conferences/{venue}/{year}",
+                                  "/conferences/{venue}/{year}?per_page=all"}, out
     assert out["stats_page"] == "/conferences/iclr/2024/stats"          # the fixture's newest ICLR year
     timings = [out["search_engine_ms"]]
     for name, route in out["routes"].items():

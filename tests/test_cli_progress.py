@@ -137,6 +137,23 @@ def test_line_progress_prints_every_few_seconds_not_per_item(capsys: pytest.Capt
     assert set(display.times) == {"files"}
 
 
+def test_a_slow_phase_still_prints_at_most_a_few_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    """However slow the machine, a phase's progress lines are capped: a loaded run of run.sh
+    printed 48 lines before serving (the target is 40); each phase now adds at most two."""
+    from paperlist.cli.progress import LINES_PER_PHASE
+
+    display = LineDisplay(interval=0.001)
+    for phase in ("files", "merge"):
+        t0 = time.perf_counter()
+        n = 0
+        while time.perf_counter() - t0 < 0.3:
+            n += 1
+            display.update(phase, n, 10**9)
+    display.close()
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 * LINES_PER_PHASE, lines
+
+
 # --- a real terminal: a pty around the real CLI ---------------------------------------------------
 
 def _in_pty(args: list[str], interrupt_when: bytes | None = None) -> tuple[int, bytes]:

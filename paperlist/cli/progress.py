@@ -45,6 +45,7 @@ PHASES: dict[str, tuple[str, str]] = {
 }
 INTERVAL = 10.0         # seconds before the first progress line of a phase when not in a terminal;
 MAX_INTERVAL = 60.0     # the gap then doubles up to this: a 3-minute phase prints 4 lines
+LINES_PER_PHASE = 2          # a phase's progress lines in a log, at most (the summary follows)
 
 
 class Display:
@@ -114,18 +115,20 @@ def _clock(seconds: float) -> str:
 
 class LineDisplay(Display):
     """A line on stderr ``interval`` seconds into a phase, then after gaps doubling up to
-    ``MAX_INTERVAL`` (a long job's log stays short); none with ``quiet`` (phases are still timed).
+    ``MAX_INTERVAL``, at most ``LINES_PER_PHASE`` per phase (a long job's log stays short however
+    slow the machine); none with ``quiet`` (phases are still timed).
     A phase that reports no progress of its own (topics, stats) gets the same lines from a timer."""
 
     def __init__(self, quiet: bool = False, interval: float = INTERVAL) -> None:
         super().__init__()
         self.quiet, self.interval = quiet, interval
         self._last = self._gap = 0.0
+        self._lines = 0
         self._lock = threading.Lock()
         self._beat: threading.Event | None = None
 
     def _start(self, phase: str, total: int) -> None:
-        self._last, self._gap = time.perf_counter(), self.interval
+        self._last, self._gap, self._lines = time.perf_counter(), self.interval, 0
         if not self.quiet and self.interval > 0:
             stop = self._beat = threading.Event()
             threading.Thread(target=self._heartbeat, args=(stop, phase), daemon=True).start()
@@ -143,9 +146,10 @@ class LineDisplay(Display):
     def _show(self, phase: str, done: int, total: int, seconds: float) -> None:
         with self._lock:
             now = time.perf_counter()
-            if self.quiet or now - self._last < self._gap:
+            if self.quiet or now - self._last < self._gap or self._lines >= LINES_PER_PHASE:
                 return
             self._last, self._gap = now, min(max(self.interval, MAX_INTERVAL), 2 * self._gap)
+            self._lines += 1
             what, unit = PHASES.get(phase, (phase, ""))
             if not unit or not total:
                 click.echo(f"  {what} ... {_clock(seconds)}", err=True)
