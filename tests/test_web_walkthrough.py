@@ -268,3 +268,29 @@ def test_conference_year_lists_sort_page_and_count_what_they_show(client: Any, w
     assert "<strong>Title</strong>" in page and 'name="sort" value="title"' in page
     full = client.get("/en/conferences/neurips/2026?per_page=all").text
     assert 'class="card-abstract"' not in full and 'class="card-abstract"' in page
+
+
+def test_author_pages_are_paged_and_venue_chips_narrow_them(client: Any, web_store: Store) -> None:
+    """Item 11: "Yang Liu" was 685 papers on one 718 KB page, and the venue chips left the page.
+    The page shows a hundred papers at a time; a venue chip narrows the list to that venue."""
+    from paperlist.service import Home
+    from paperlist.service.authors import author
+
+    key = "ada-lovelace"
+    mine = web_store.db.execute(
+        "SELECT p.venue, count(*) FROM paper_authors a JOIN papers p ON p.id = a.paper_id"
+        " WHERE a.author_key = ? GROUP BY p.venue", (key,)).fetchall()
+    total = sum(n for _, n in mine)
+    home = Home(web_store.path.parent, store=web_store)
+    paged = author(home, key, per_page=1)
+    assert paged["pagination"]["pages"] == total and len(paged["papers"]) == 1 and paged["total"] == total
+    second = author(home, key, page=2, per_page=1)
+    assert second["papers"][0]["id"] != paged["papers"][0]["id"]
+    venue, n = mine[0]
+    d = client.get(f"/api/v1/authors/{key}", params={"venue": venue}).json()
+    assert d["venue"] == venue and d["matching"] == n == len(d["papers"]) and d["total"] == total
+    assert all(p["venue"] == venue for p in d["papers"])
+    assert len(client.get(f"/api/v1/authors/{key}").json()["papers"]) == total    # the API: all at once
+    page = client.get(f"/en/authors/{key}").text
+    assert f'href="/en/authors/{key}?venue={venue}"' in page            # chips narrow, not leave
+    assert client.get(f"/en/authors/{key}?page=99").status_code == 400

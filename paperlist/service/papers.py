@@ -5,7 +5,6 @@ papers; an author's papers, venues and co-authors; papers similar to one; a pape
 from __future__ import annotations
 
 import re
-from collections import Counter
 from urllib.parse import quote
 
 from .. import venues as venue_registry
@@ -17,10 +16,9 @@ from ..store.rows import Card
 from ..topics import taxonomy
 from .errors import N_, Ambiguous, Moved, NotFound
 from .home import Home
-from .paths import author_path, format_links, paper_path, topic_path, venue_path
+from .paths import author_path, paper_path, topic_path, venue_path
 from .reviews import review_place, review_scores
 from .types import (
-    AuthorDetail,
     ExternalId,
     Link,
     PaperDetail,
@@ -166,30 +164,3 @@ def similar(home: Home, ref: str, limit: int = 10) -> SimilarPapers:
     p = find_paper(home, ref)
     found, method = similar_papers(home.searcher, p, limit)
     return {"id": p.id, "href": paper_path(p.id), "method": method, "papers": _scored(home, found)}
-
-
-def author(home: Home, key: str) -> AuthorDetail:
-    """An author: every paper (newest year first), the venues they publish at, frequent co-authors."""
-    if key != key.lower():
-        raise Moved(author_path(key.lower()))
-    store = home.store
-    info = store.author(key)
-    if info is None:
-        raise NotFound(N_("There is no author with this name key."), key[:120])
-    cards = store.author_cards(key)
-    years = [c["year"] for c in cards]
-    venue_counts = Counter(c["venue"] for c in cards)
-    names = Counter(a["name"] for c in cards for a in c["authors"] if a["key"] == key)
-    return {
-        "key": key, "name": info["name"], "href": author_path(key),
-        "spellings": [n for n, _ in names.most_common() if n != info["name"]][:5],
-        "total": len(cards), "first_year": min(years) if years else None,
-        "last_year": max(years) if years else None,
-        "venues": [{"key": k, "short": venue_registry.get(k).short, "count": n, "href": venue_path(k)}
-                   for k, n in venue_counts.most_common(12)],
-        "coauthors": [{"key": c["key"], "name": c["name"], "papers": c["papers"],
-                       "href": author_path(c["key"])}
-                      for c in store.coauthors(key)],
-        "links": format_links(author_path(key), []),
-        "papers": [summary(c) for c in cards],
-    }

@@ -26,6 +26,7 @@ from .. import exports
 from ..models import STATUSES
 from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS
 from ..service import Home, list_request, search_request
+from ..service import authors as sa
 from ..service import conference_stats as cs
 from ..service import papers as sp
 from ..service import search as ss
@@ -246,12 +247,18 @@ async def paper(
 @router.get("/authors/{key:path}", response_model=m.AuthorDetail, tags=["authors"], summary="An author",
             responses={**_ERRORS, **_MOVED, 200: {"content": _EXPORT_CONTENT}})
 async def author(request: Request, key: Annotated[str, Path(description="Author key, e.g. `yoshua-bengio`.")],
+                 venue: Annotated[str | None, Query(max_length=100, description=(
+                     "Only the papers at this venue (a key from `venues`)."))] = None,
+                 page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+                 per_page: Annotated[int | None, Query(ge=1, le=MAX_LIST_PAGE, description=(
+                     "Papers per page; all of them when absent."))] = None,
                  fmt: FormatParam = "json", limit: LimitParam = exports.MAX_ROWS) -> Response:
-    """An author's papers (newest first), the venues they publish at and frequent co-authors."""
-    d = sp.author(home(request), key)
+    """An author's papers (newest first; optionally at one venue, a page at a time), the venues they
+    publish at and frequent co-authors."""
     if fmt != "json":
-        return _stream(request, (p["id"] for p in d["papers"][:limit]), fmt, key, total=d["total"])
-    return send(request, d)
+        ids = sa.author_ids(home(request), key, venue, limit)
+        return _stream(request, iter(ids), fmt, key, total=len(ids))
+    return send(request, sa.author(home(request), key, venue=venue, page=page, per_page=per_page))
 
 
 # --- conferences --------------------------------------------------------------------------------

@@ -162,7 +162,7 @@ def routes() -> list[Route]:
                                                                         r.query_params))),
         Route("/papers/{ref:path}", paper_or_bib),
         Route("/authors/{key:path}",
-              page("author.html", lambda r: build_author(ctx(r), r.path_params["key"]))),
+              page("author.html", lambda r: build_author(ctx(r), r.path_params["key"], r.query_params))),
         Route("/api", page("api.html", lambda r: build_api_docs(ctx(r), r.app.openapi()))),
         Route("/healthz", healthz),
         Route("/static/{name}", static),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from .common import FormatLinks, PaperSummary
+from .common import FormatLinks, Pagination, PaperSummary
 
 
 class AuthorVenue(TypedDict):
@@ -29,7 +29,10 @@ class AuthorDetail(TypedDict):
     total: int
     first_year: int | None
     last_year: int | None
-    venues: list[AuthorVenue]
+    venue: str | None                # the venue the list is narrowed to, or None
+    matching: int                    # papers at that venue (all of them: total)
+    venues: list[AuthorVenue]        # every venue, most papers first; href narrows (or widens) the list
     coauthors: list[Coauthor]
     links: FormatLinks
+    pagination: Pagination
     papers: list[PaperSummary]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .common import FormatLinks, Model, PaperSummary
+from .common import FormatLinks, Model, Pagination, PaperSummary
 
 
 class AuthorVenue(Model):
@@ -29,7 +29,10 @@ class AuthorDetail(Model):
     total: int
     first_year: int | None
     last_year: int | None
-    papers: list[PaperSummary] = Field(description="Newest year first.")
+    venue: str | None = Field(None, description="The venue the list is narrowed to (`venue=`), or null.")
+    matching: int = Field(description="Papers at that venue (without `venue=`: all of them).")
+    pagination: Pagination
+    papers: list[PaperSummary] = Field(description="Newest year first; a page of them with `per_page=`.")
     venues: list[AuthorVenue]
     coauthors: list[Coauthor]
     links: FormatLinks

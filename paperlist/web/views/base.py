@@ -49,3 +49,17 @@ def card(s: Mapping[str, Any]) -> dict[str, Any]:
             "authors": [{"name": a["name"], "key": a["key"], "href": author_path(a["key"])}
                         for a in s["authors"]],
             "venue_href": venue_path(s["venue"], s["year"]), "status_key": status_key(s.get("status"))}
+
+
+def page_numbers(page: int, pages: int, around: int = 2) -> list[int]:
+    """The page numbers a pager links: the first, the last, and ``around`` on each side of the
+    current one; 0 where numbers are skipped (drawn as an ellipsis)."""
+    if pages <= 1:
+        return []
+    keep = sorted({1, pages, *range(max(1, page - around), min(pages, page + around) + 1)})
+    out: list[int] = []
+    for n in keep:
+        if out and n - out[-1] > 1:
+            out.append(0)
+        out.append(n)
+    return out

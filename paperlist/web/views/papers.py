@@ -4,14 +4,17 @@ page's language and the papers of their lists as cards."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
+from ...service import authors as sa
 from ...service import papers as sp
+from ...service.requests import int_param
 from ..labels import status_key
-from .base import Ctx, card
+from .base import Ctx, card, page_numbers
 
 
 def _link_buttons(links: list[Any]) -> list[dict[str, Any]]:
@@ -37,12 +40,17 @@ def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
     }
 
 
-def build_author(ctx: Ctx, key: str) -> dict[str, Any]:
+def build_author(ctx: Ctx, key: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """An author: papers by year with venues, frequent co-authors, venues they publish at."""
-    d = sp.author(ctx.home, key)
+    d = sa.author(ctx.home, key, venue=params.get("venue") or None,
+                  page=int_param(params, "page", 1, 1, 100_000) or 1, per_page=sa.AUTHOR_PAGE)
     by_year: dict[int, list[dict[str, Any]]] = {}
     for p in d["papers"]:
         by_year.setdefault(p["year"], []).append(card(p))
-    out = {"page": "author", **d, "years": [{"year": y, "papers": ps} for y, ps in by_year.items()]}
+    pg = d["pagination"]
+    out = {"page": "author", **d, "years": [{"year": y, "papers": ps} for y, ps in by_year.items()],
+           "page_links": [{"page": n, "current": n == pg["page"],
+                           "href": sa.author_href(key, d["venue"], n) if n else None}
+                          for n in page_numbers(pg["page"], pg["pages"])]}
     out.pop("papers")
     return out

@@ -15,7 +15,7 @@ from ...service.reviews import figures
 from ...service.types import VenueSummary
 from ..charts import year_bars
 from ..labels import DECISION, KIND, LIST_SORT, STATUS, status_key
-from .base import Ctx, card
+from .base import Ctx, card, page_numbers
 
 
 def _field_name(fld: str, lang: str) -> str:
@@ -69,20 +69,6 @@ def build_venue(ctx: Ctx, name: str) -> dict[str, Any]:
             "stats_table": any(s["rated"] or s["acceptance_rate"] is not None for s in d["stats"]),
             "related": [_venue_entry(r) for r in d["related"]],
             "chart": year_bars(sv.year_rows(ctx.home, key))}
-
-
-def page_numbers(page: int, pages: int, around: int = 2) -> list[int]:
-    """The page numbers a pager links: the first, the last, and ``around`` on each side of the
-    current one; 0 where numbers are skipped (drawn as an ellipsis)."""
-    if pages <= 1:
-        return []
-    keep = sorted({1, pages, *range(max(1, page - around), min(pages, page + around) + 1)})
-    out: list[int] = []
-    for n in keep:
-        if out and n - out[-1] > 1:
-            out.append(0)
-        out.append(n)
-    return out
 
 
 def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,67 @@
+"""An author: their papers (newest year first; a page at a time, optionally at one venue), the
+venues they publish at, frequent co-authors, the other spellings of the name."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .. import venues as venue_registry
+from .errors import N_, BadRequest, Moved, NotFound
+from .home import Home
+from .papers import summary
+from .paths import author_path, format_links, href
+from .types import AuthorDetail, Pagination
+
+AUTHOR_PAGE = 100                   # papers per page on the site (the API gives all unless asked)
+
+
+def author_href(key: str, venue: str | None = None, page: int | None = None) -> str:
+    return href(author_path(key), [("venue", venue), ("page", page if page and page > 1 else None)])
+
+
+def author(home: Home, key: str, venue: str | None = None, page: int = 1,
+           per_page: int | None = None) -> AuthorDetail:
+    """An author: their papers newest year first (``venue``: only those at one venue; a page of
+    ``per_page``, None for all), every venue they publish at with its count, co-authors."""
+    if key != key.lower():
+        raise Moved(author_path(key.lower()))
+    store = home.store
+    info = store.author(key)
+    if info is None:
+        raise NotFound(N_("There is no author with this name key."), key[:120])
+    cards = store.author_cards(key)
+    years = [c["year"] for c in cards]
+    venue_counts = Counter(c["venue"] for c in cards)
+    names = Counter(a["name"] for c in cards for a in c["authors"] if a["key"] == key)
+    chosen = [c for c in cards if venue is None or c["venue"] == venue]
+    pages = 1 if per_page is None else max(1, -(-len(chosen) // per_page))
+    if page > pages:
+        raise BadRequest(N_("This page number is past the last page."), f"page={page} (1–{pages})",
+                         hints=[{"label": N_("The last page (%(page)s)"), "args": {"page": pages},
+                                 "href": author_href(key, venue, pages)}])
+    start = 0 if per_page is None else (page - 1) * per_page
+    shown = chosen if per_page is None else chosen[start:start + per_page]
+    pagination: Pagination = {
+        "page": page, "pages": pages, "per_page": per_page, "first_index": start + 1,
+        "prev": author_href(key, venue, page - 1) if page > 1 else None,
+        "next": author_href(key, venue, page + 1) if page < pages else None}
+    return {
+        "key": key, "name": info["name"], "href": author_path(key),
+        "spellings": [n for n, _ in names.most_common() if n != info["name"]][:5],
+        "total": len(cards), "first_year": min(years) if years else None,
+        "last_year": max(years) if years else None, "venue": venue, "matching": len(chosen),
+        "venues": [{"key": k, "short": venue_registry.get(k).short, "count": n,
+                    "href": author_href(key, None if k == venue else k)}
+                   for k, n in venue_counts.most_common()],
+        "coauthors": [{"key": c["key"], "name": c["name"], "papers": c["papers"],
+                       "href": author_path(c["key"])}
+                      for c in store.coauthors(key)],
+        "links": format_links(author_path(key), [("venue", venue)]),
+        "pagination": pagination,
+        "papers": [summary(c) for c in shown],
+    }
+
+
+def author_ids(home: Home, key: str, venue: str | None, limit: int) -> list[str]:
+    """Every paper id of an author (at one venue), newest first, up to ``limit`` (an export)."""
+    return [p["id"] for p in author(home, key, venue)["papers"][:limit]]
