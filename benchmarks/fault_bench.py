@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from proctree import children  # benchmarks/proctree.py (the script's folder is on the path)
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 # columns that say when, not what: two clean runs differ in them
@@ -117,15 +119,6 @@ def differences(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
 
 
 # --- running and killing ----------------------------------------------------------------------------
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    try:
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                out.extend(int(c) for c in f.read().split())
-    except OSError:
-        pass
-    return out
 
 
 def _alive(pid: int) -> bool:
@@ -160,7 +153,7 @@ def run_killed(home: Path, args: list[str], after: float | None = None, phase: s
         assert proc.stderr is not None
         for raw in proc.stderr:
             if pattern is not None and pattern.search(raw.decode("utf-8", "replace")):
-                workers.update(_children(proc.pid))
+                workers.update(children(proc.pid))
                 seen.set()
         seen.set()                                  # exited before the phase
 
@@ -168,13 +161,13 @@ def run_killed(home: Path, args: list[str], after: float | None = None, phase: s
     reader.start()
     deadline = time.monotonic() + (after if after is not None else timeout)
     while proc.poll() is None and time.monotonic() < deadline:
-        workers.update(_children(proc.pid))
+        workers.update(children(proc.pid))
         if phase and seen.wait(0.0):
             break
         time.sleep(0.002 if after is not None else 0.0005)
     killed = False
     if proc.poll() is None:
-        workers.update(_children(proc.pid))
+        workers.update(children(proc.pid))
         os.kill(proc.pid, signal.SIGKILL)
         killed = True
     proc.wait()

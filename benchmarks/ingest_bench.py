@@ -21,16 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    try:
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                out.extend(int(c) for c in f.read().split())
-    except OSError:
-        pass
-    return out
+from proctree import children  # benchmarks/proctree.py (the script's folder is on the path)
 
 
 def _mem_kb(pid: int) -> tuple[int, int]:
@@ -55,7 +46,7 @@ def tree_mem_kb(pid: int) -> tuple[int, int]:
         p = stack.pop()
         r, q = _mem_kb(p)
         rss, pss = rss + r, pss + q
-        stack.extend(_children(p))
+        stack.extend(children(p))
     return rss, pss
 
 
