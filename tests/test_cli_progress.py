@@ -162,7 +162,10 @@ def _in_pty(args: list[str], interrupt_when: bytes | None = None) -> tuple[int, 
     master, slave = os.openpty()
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
     env.pop("NO_COLOR", None)
-    proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+    # SIGINT as a terminal's child gets it: a harness that runs the tests in the background (a
+    # shell without job control) hands its children SIGINT ignored, and Python keeps that
+    proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
     os.close(slave)
     out, sent, deadline = b"", False, time.monotonic() + 300
     try:
