@@ -34,7 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from proctree import children  # benchmarks/proctree.py (the script's folder is on the path)
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # run as a script or imported by the tests
+from proctree import children  # noqa: E402 - benchmarks/proctree.py
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"

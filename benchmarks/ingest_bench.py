@@ -21,7 +21,8 @@ import threading
 import time
 from pathlib import Path
 
-from proctree import children  # benchmarks/proctree.py (the script's folder is on the path)
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # run as a script or imported by the tests
+from proctree import children  # noqa: E402 - benchmarks/proctree.py
 
 
 def _mem_kb(pid: int) -> tuple[int, int]:
