@@ -294,3 +294,21 @@ def test_author_pages_are_paged_and_venue_chips_narrow_them(client: Any, web_sto
     page = client.get(f"/en/authors/{key}").text
     assert f'href="/en/authors/{key}?venue={venue}"' in page            # chips narrow, not leave
     assert client.get(f"/en/authors/{key}?page=99").status_code == 400
+
+
+def test_a_conference_year_list_narrows_to_a_topic(client: Any, web_store: Store) -> None:
+    """Item 12: a topic filter on the list itself, its busiest topics as chips."""
+    rows = web_store.db.execute(
+        "SELECT t.topic, count(DISTINCT t.paper_id) FROM paper_topics t JOIN papers p ON p.id = t.paper_id"
+        " WHERE p.venue = 'neurips' AND p.year = 2026 AND p.accepted = 1 GROUP BY t.topic"
+        " ORDER BY 2 DESC, 1").fetchall()
+    slug, n = rows[0]
+    d = client.get("/api/v1/conferences/neurips/2026").json()
+    assert d["topic_counts"][0]["value"] == slug and d["topic_counts"][0]["count"] >= n
+    f = client.get("/api/v1/conferences/neurips/2026", params={"topic": slug}).json()
+    assert f["total"] == n and f["filters"]["topic"] == slug
+    ids = {r[0] for r in web_store.db.execute("SELECT paper_id FROM paper_topics WHERE topic = ?", (slug,))}
+    assert {p["id"] for p in f["papers"]} <= ids
+    assert client.get("/api/v1/conferences/neurips/2026?topic=no-such-topic").status_code == 422
+    page = client.get(f"/en/conferences/neurips/2026?topic={slug}").text
+    assert 'class="chip topic active"' in page and f'name="topic" value="{slug}"' in page

@@ -15,6 +15,7 @@ from .. import venues as venue_registry
 from ..models import STATUSES
 from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, SearchRequest
 from ..search.query import RATING_MAX, RATING_MIN, RatingRange, parse_ratings, parse_years, resolve_status
+from ..topics.taxonomy import taxonomy
 from .errors import N_, BadRequest
 
 YEAR_RANGE = (1900, 2100)
@@ -182,6 +183,7 @@ class ListRequest:
     per_page: int | None
     decision: str = "accepted"
     sort: str = "decision"
+    topic: str | None = None            # a topic or area slug
 
     @property
     def words(self) -> list[str]:
@@ -194,7 +196,7 @@ LIST_SORTS = ("decision", "title", "rating")
 
 def list_request(*, statuses: Iterable[str] = (), track: str | None = None, q: str = "", page: int = 1,
                  per_page: int | None = 100, decision: str = "accepted",
-                 sort: str = "decision") -> ListRequest:
+                 sort: str = "decision", topic: str | None = None) -> ListRequest:
     """A checked ListRequest (statuses are canonical names or ``unknown``)."""
     sts = list(dict.fromkeys(statuses))
     for s in sts:
@@ -204,11 +206,13 @@ def list_request(*, statuses: Iterable[str] = (), track: str | None = None, q: s
         raise BadRequest(_UNDERSTOOD, f"decision={str(decision)[:40]}")
     if sort not in LIST_SORTS:
         raise BadRequest(_UNDERSTOOD, f"sort={str(sort)[:40]}")
+    if topic and taxonomy().get(topic) is None:
+        raise BadRequest(_UNDERSTOOD, f"topic={str(topic)[:60]}")
     if per_page is not None:
         per_page = _in_range("per_page", per_page, 1, MAX_LIST_PAGE)
     return ListRequest(statuses=sts, track=(track or "").strip() or None, q=(q or "").strip()[:200],
                        page=_in_range("page", page, 1, 100_000), per_page=per_page, decision=decision,
-                       sort=sort)
+                       sort=sort, topic=topic or None)
 
 
 def list_request_from_params(params: Mapping[str, Any], page_choices: bool = True) -> ListRequest:
@@ -221,4 +225,5 @@ def list_request_from_params(params: Mapping[str, Any], page_choices: bool = Tru
     statuses = params.getlist("status") if hasattr(params, "getlist") else []
     return list_request(statuses=statuses, track=params.get("track"), q=params.get("q") or "",
                         page=int_param(params, "page", 1, 1, 100_000) or 1, per_page=per_page,
-                        decision=params.get("decision") or "accepted", sort=params.get("sort") or "decision")
+                        decision=params.get("decision") or "accepted", sort=params.get("sort") or "decision",
+                        topic=params.get("topic") or None)

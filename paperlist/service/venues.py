@@ -13,6 +13,7 @@ from .. import venues as venue_registry
 from ..sources import SOURCE_TITLES
 from ..store import ListFilter
 from ..store.rows import CorpusStats, VenueRow, VenueYear, YearSourceFile
+from ..topics.taxonomy import taxonomy
 from .errors import N_, BadRequest, Moved, NotFound
 from .home import Home
 from .papers import summary
@@ -193,14 +194,30 @@ def venue_year(home: Home, name: str, year_s: str, rest: str = "") -> tuple[str,
 def _filter(lr: ListRequest) -> ListFilter:
     """The store's filter: statuses when given, else the decision (accepted papers by default)."""
     accepted = None if lr.statuses or lr.decision == "all" else lr.decision == "accepted"
-    return ListFilter(statuses=lr.statuses, track=lr.track, words=lr.words, accepted=accepted, sort=lr.sort)
+    return ListFilter(statuses=lr.statuses, track=lr.track, words=lr.words, accepted=accepted, sort=lr.sort,
+                      topics=taxonomy().leaves(lr.topic) if lr.topic else [])
+
+
+def _topic_links(home: Home, key: str, year: int, lr: ListRequest, top: int = 12) -> list[CountLink]:
+    """The conference-year's busiest topics (accepted papers), each a link that narrows the list
+    to it (or, when it is the filter, widens it again)."""
+    counts: dict[str, int] = {}
+    for (slug, _y, _v), n in home.cache.get(("topic_counts", key, year),
+                                            lambda: home.store.topic_counts(venue=key, year=year)).items():
+        counts[slug] = counts.get(slug, 0) + n
+    best = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    if lr.topic and lr.topic not in dict(best):
+        best.append((lr.topic, counts.get(lr.topic, 0)))
+    return [{"value": s, "count": n, "active": s == lr.topic,
+             "href": list_href(key, year, lr, topic=None if s == lr.topic else s, page=None)}
+            for s, n in best]
 
 
 def list_params(lr: ListRequest) -> list[tuple[str, Any]]:
     """A list's filters as URL parameters (its exports hold the whole filtered list)."""
     return ([("q", lr.q)] + [("status", s) for s in lr.statuses] + [("track", lr.track)]
             + [("decision", lr.decision if lr.decision != "accepted" else None),
-               ("sort", lr.sort if lr.sort != "decision" else None)])
+               ("sort", lr.sort if lr.sort != "decision" else None), ("topic", lr.topic)])
 
 
 def list_ids(home: Home, name: str, year_s: str, lr: ListRequest, limit: int) -> tuple[str, int, list[str]]:
@@ -240,13 +257,13 @@ def list_href(key: str, year: int, lr: ListRequest, **change: Any) -> str:
     per_raw = per_page_value(lr)
     state: dict[str, Any] = {"q": lr.q, "status": lr.statuses, "track": lr.track,
                              "per_page": per_raw if per_raw != "100" else None, "decision": lr.decision,
-                             "sort": lr.sort}
+                             "sort": lr.sort, "topic": lr.topic}
     state.update(change)
     decision = state["decision"] if state["decision"] != "accepted" else None
     sort = state["sort"] if state["sort"] != "decision" else None
     return href(venue_path(key, year), [("q", state["q"])] + [("status", s) for s in state["status"] or []]
-                + [("track", state["track"]), ("decision", decision), ("sort", sort),
-                   ("per_page", state["per_page"]), ("page", state.get("page"))])
+                + [("track", state["track"]), ("topic", state["topic"]), ("decision", decision),
+                   ("sort", sort), ("per_page", state["per_page"]), ("page", state.get("page"))])
 
 
 def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> VenueYearList:
@@ -291,7 +308,8 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
         "year": year, "total": total, "year_total": sum(whole["status"].values()),
         "papers": [summary(c) for c in cards],
         "filters": {"q": lr.q, "status": lr.statuses, "track": lr.track, "per_page": per_raw,
-                    "decision": lr.decision, "sort": lr.sort},
+                    "decision": lr.decision, "sort": lr.sort, "topic": lr.topic},
+        "topic_counts": _topic_links(home, key, year, lr),
         "status_counts": status_counts, "decision_counts": decision_counts,
         "track_counts": track_counts if len(track_counts) > 1 or lr.track else [],
         "pagination": {"page": lr.page, "pages": pages, "per_page": per_page,

@@ -31,6 +31,7 @@ class ListFilter:
     words: list[str] = field(default_factory=list)
     accepted: bool | None = None            # only accepted papers (True), only the others (False)
     sort: str = "decision"                  # LIST_ORDERS: best decision first, title, or rating
+    topics: list[str] = field(default_factory=list)   # papers with any of these topics (leaf slugs)
 
 
 def _card(r: sqlite3.Row) -> Card:
@@ -177,6 +178,10 @@ class BrowseMixin(StoreBase):
         wh, wargs = _words_where(flt.words)
         where += wh
         args += wargs
+        if flt.topics:
+            marks = ",".join("?" * len(flt.topics))
+            where.append(f"id IN (SELECT paper_id FROM paper_topics WHERE topic IN ({marks}))")
+            args.extend(flt.topics)
         cond = " AND ".join(where)
         total = self.db.execute(f"SELECT count(*) FROM papers WHERE {cond}", args).fetchone()[0]  # noqa: S608
         page = "" if limit is None else f" LIMIT {int(limit)} OFFSET {int(offset)}"

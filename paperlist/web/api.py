@@ -319,6 +319,8 @@ async def conference_year(
     sort: Annotated[Literal["decision", "title", "rating"], Query(description=(
         "Best decision first then title (the default), title, or mean review rating (unrated last)."))]
     = "decision",
+    topic: Annotated[str | None, Query(max_length=100, description=(
+        "A topic or area slug (see /topics): only its papers."))] = None,
     fmt: FormatParam = "json", limit: LimitParam = exports.MAX_ROWS,
 ) -> Response:
     """The papers of one conference-year (accepted ones unless asked otherwise), best status first
@@ -326,7 +328,7 @@ async def conference_year(
     (filtered) list as an export."""
     h = home(request)
     lr = list_request(statuses=status, track=track, q=q, page=page, per_page=per_page, decision=decision,
-                      sort=sort)
+                      sort=sort, topic=topic)
     if fmt != "json":
         key, y, ids = sv.list_ids(h, venue, year, lr, limit)
         return _stream(request, ids, fmt, f"{key}{y}", total=len(ids))

@@ -115,6 +115,7 @@ class ListFilters(TypedDict):
     per_page: str               # "100", "250" … or "all"
     decision: str               # "accepted" (the default), "not-accepted" or "all"
     sort: str                   # "decision" (the default: best first, then title), "title", "rating"
+    topic: str | None           # a topic or area slug
 
 
 class VenueYearList(TypedDict):
@@ -126,6 +127,7 @@ class VenueYearList(TypedDict):
     filters: ListFilters
     status_counts: list[CountLink]
     decision_counts: list[CountLink]    # accepted / not-accepted / all, where the year lists rejections
+    topic_counts: list[CountLink]       # the year's busiest topics (slugs), accepted papers
     track_counts: list[CountLink]
     pagination: Pagination
     prev_year: int | None

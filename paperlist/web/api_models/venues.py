@@ -106,6 +106,7 @@ class ListFilters(Model):
                                       "rejected) or `all` listed submissions; statuses, when given, decide.")
     sort: str = Field(description="`decision` (best decision first, then title; the default), `title`, or "
                                   "`rating` (highest mean review rating first, unrated last).")
+    topic: str | None = Field(None, description="A topic or area slug the list is narrowed to.")
 
 
 class VenueYearList(Model):
@@ -119,6 +120,8 @@ class VenueYearList(Model):
     decision_counts: list[CountLink] = Field(default_factory=list, description=(
         "Papers accepted, not accepted and all listed, with links; empty where the year lists no "
         "rejected papers."))
+    topic_counts: list[CountLink] = Field(default_factory=list, description=(
+        "The year's busiest topics (slugs) by accepted papers, each a link narrowing the list to it."))
     track_counts: list[CountLink]
     pagination: Pagination
     prev_year: int | None

@@ -19,6 +19,7 @@ from ...service import Home
 from ...service.home import DataCache
 from ...service.paths import author_path, venue_path
 from ...store import Store
+from ...topics import taxonomy
 from ..labels import status_key
 
 
@@ -63,3 +64,9 @@ def page_numbers(page: int, pages: int, around: int = 2) -> list[int]:
             out.append(0)
         out.append(n)
     return out
+
+
+def topic_name(slug: str, lang: str) -> str:
+    """A topic's or area's name in the page's language (its slug when unknown)."""
+    t = taxonomy().get(slug)
+    return t.name(lang) if t else slug

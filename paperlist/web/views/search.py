@@ -20,7 +20,7 @@ from ...service.search import hit_data, request_params, run_search, search_links
 from ...topics import taxonomy
 from .. import i18n
 from ..labels import FACET, SORT, STATUS, status_key
-from .base import Ctx
+from .base import Ctx, topic_name
 
 
 def _toggle(values: list[str], v: str) -> list[str]:
@@ -72,11 +72,6 @@ def _facets(r: SearchRequest, res: SearchResult, lang: str = "zh") -> list[dict[
                            "translate": name == "status",
                            "more": max(0, len(res.facets.get(name) or []) - len(items))})
     return groups
-
-
-def _topic_name(slug: str, lang: str) -> str:
-    t = taxonomy().get(slug)
-    return t.name(lang) if t else slug
 
 
 MODE_LABELS = {"auto": N_("Automatic"), "keyword": N_("Keywords"), "hybrid": N_("Keywords + meaning"),
@@ -142,7 +137,7 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
               + [{"label": STATUS[s], "translate": True,
                   "href": href("/search", request_params(r, status=_toggle(r.statuses, s), page=1))}
                  for s in r.statuses]
-              + [{"label": _topic_name(t, ctx.lang), "href": href("/search", request_params(
+              + [{"label": topic_name(t, ctx.lang), "href": href("/search", request_params(
                   r, topic=_toggle(r.topics, t), page=1))} for t in r.topics])
     if r.year_from or r.year_to:
         label = (str(r.year_from) if r.year_from == r.year_to

@@ -15,7 +15,7 @@ from ...service.reviews import figures
 from ...service.types import VenueSummary
 from ..charts import year_bars
 from ..labels import DECISION, KIND, LIST_SORT, STATUS, status_key
-from .base import Ctx, card, page_numbers
+from .base import Ctx, card, page_numbers, topic_name
 
 
 def _field_name(fld: str, lang: str) -> str:
@@ -86,10 +86,11 @@ def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]
         "status_links": [{**s, "label": STATUS[status_key(None if s["value"] == "unknown" else s["value"])]}
                          for s in d["status_counts"]],
         "track_links": d["track_counts"],
+        "topic_links": [{**t, "label": topic_name(t["value"], ctx.lang)} for t in d["topic_counts"]],
         "decision_labels": DECISION,
-        "clear_href": sv.list_href(key, year, lr, q=None, status=[], track=None, per_page=None,
+        "clear_href": sv.list_href(key, year, lr, q=None, status=[], track=None, topic=None, per_page=None,
                                    decision="accepted")
-        if (lr.q or lr.statuses or lr.track or lr.decision != "accepted") else None,
+        if (lr.q or lr.statuses or lr.track or lr.topic or lr.decision != "accepted") else None,
         "per_page_links": [{"value": c,
                             "href": sv.list_href(key, year, lr, per_page=None if c == "100" else c),
                             "active": c == per_raw} for c in LIST_PER_PAGE],
