@@ -297,6 +297,8 @@ def test_no_page_is_wider_than_the_screen(browser: Any, server: str, web_store: 
             pg.wait_for_load_state("load")
             wide = pg.evaluate("document.documentElement.scrollWidth")
             assert wide <= pg.evaluate("window.innerWidth"), (path, viewport["width"], wide)
+            name = re.sub(r"[^a-z0-9]+", "-", path.split("?")[0].lower()).strip("-") or "home"
+            shot(pg, f"walk-{name}-{lang.strip('/') or 'zh'}-{viewport['width']}")   # for review
         assert not watch.errors, watch.errors
         ctx.close()
 
