@@ -75,8 +75,7 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     --max-inflight requests at once: the rest get 503 + Retry-After at once."""
     import uvicorn
 
-    from ..web.app import public_base_url
-    from ..web.guard import ServerLimits, uvicorn_options
+    from ..service.serving import APP_FACTORY, ServerLimits, public_base_url, uvicorn_options
 
     home = home_dir().resolve()
     if not (home / STORE_FILE).exists():
@@ -101,6 +100,6 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     limits = ServerLimits(**{k: v for k, v in given.items() if v is not None})  # type: ignore[arg-type]
     click.echo(f"paperlist: serving {home} on http://{shown}:{port}/  (English: http://{shown}:{port}/en/; "
                f"public address {base})", err=True)
-    uvicorn.run("paperlist.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+    uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers,
                 access_log=access_log, log_level="info",
                 **uvicorn_options(limits, _proxies(forwarded_allow_ips)))

@@ -22,7 +22,6 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from fastapi import FastAPI
 from starlette.middleware import Middleware
@@ -31,6 +30,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from ..search.backend import SearchBackend
 from ..service import Home
+from ..service.serving import public_base_url
 from ..store import Store
 from . import i18n, problems
 from .api import openapi_document, router
@@ -47,15 +47,6 @@ log = logging.getLogger(__name__)
 
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
-
-
-def public_base_url(url: str) -> str:
-    """``url`` checked as a site's public address (http or https, a host, an optional path; no
-    query or fragment), without its trailing slash."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        raise ValueError(f"not an http(s) base URL without query or fragment: {url!r}")
-    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
 
 
 @dataclass

@@ -20,18 +20,16 @@ Per worker process:
 Every refusal is an RFC 9457 problem (``application/problem+json``) of problems.PROBLEMS.
 
 ``paperlist serve`` hands the limits to its workers in $PAPERLIST_SERVER_LIMITS (JSON) and names
-this protocol as uvicorn's ``http`` class (``uvicorn_options``).
+this protocol as uvicorn's ``http`` class (``service.serving.uvicorn_options``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import socket
 import time
-from dataclasses import asdict, dataclass, fields
 from functools import cache
 from http import HTTPStatus
 from typing import Any
@@ -40,53 +38,14 @@ import httptools
 import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
+from ..service.serving import LIMITS_ENV, ServerLimits
 from .overload import stamp
 from .problems import DOCS_PATH, PROBLEM_MEDIA_TYPE, PROBLEMS
-
-ENV = "PAPERLIST_SERVER_LIMITS"
-PROTOCOL = "paperlist.web.guard:GuardedProtocol"
-
-
-@dataclass(frozen=True)
-class ServerLimits:
-    """The connection-level limits (per worker process where it says so)."""
-
-    max_head_bytes: int = 32 * 1024     # request line + headers
-    max_headers: int = 100
-    header_timeout: float = 10.0        # seconds from the head's first byte to its end
-    keep_alive: int = 5                 # seconds an idle keep-alive connection stays open
-    max_connections: int = 2048         # open connections per worker
-    max_inflight: int = 64              # requests parsed and not yet answered, per worker
-    max_queue_wait: float = 1.0         # seconds an admitted request may wait for its turn (0: any)
-    retry_after: int = 1                # the Retry-After of a 503
-
-    def to_env(self) -> str:
-        return json.dumps(asdict(self))
-
-    @classmethod
-    def from_env(cls, raw: str | None) -> ServerLimits:
-        if not raw:
-            return cls()
-        data = json.loads(raw)
-        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
 @cache
 def _limits(raw: str | None) -> ServerLimits:
     return ServerLimits.from_env(raw)
-
-
-def uvicorn_options(limits: ServerLimits, forwarded_allow_ips: list[str]) -> dict[str, Any]:
-    """What uvicorn.run / uvicorn.Config need to run with these limits; X-Forwarded-For is read
-    only from the trusted proxies listed (none: it is never read).
-
-    The event loop is asyncio's, not uvloop: under overload (1,000 connections) uvloop left new
-    connections unserved for 7-9 s, until the load stopped, where asyncio served them in 0.4 s, at
-    the same throughput under normal load (BENCHMARKS.md, "Hardened server")."""
-    os.environ[ENV] = limits.to_env()
-    return {"http": PROTOCOL, "loop": "asyncio", "timeout_keep_alive": limits.keep_alive,
-            "server_header": False,
-            "proxy_headers": bool(forwarded_allow_ips), "forwarded_allow_ips": forwarded_allow_ips or None}
 
 
 def problem_response(status: int, kind: str, detail: str, *, close: bool, head: bool = False,
@@ -125,7 +84,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
         super().__init__(config, server_state, app_state, _loop)
-        self.limits = _limits(os.environ.get(ENV))
+        self.limits = _limits(os.environ.get(LIMITS_ENV))
         self.head_timer: asyncio.TimerHandle | None = None
         self.in_head = False               # between a request's first byte and its headers' end
         self.head_bytes = 0
