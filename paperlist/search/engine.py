@@ -26,7 +26,15 @@ from . import glossary, paging, semantic
 from .facets import count_facets
 from .filters import filter_queries
 from .highlight import Highlighter
-from .model import MAX_WINDOW, Hit, Interpreted, InterpretedClause, SearchRequest, SearchResult
+from .model import (
+    MAX_WINDOW,
+    Hit,
+    Interpreted,
+    InterpretedClause,
+    SearchRequest,
+    SearchResult,
+    unavailable_note,
+)
 from .paging import Plan
 from .query import Filters, ParsedQuery, parse
 from .rank import TextQuery, TextQueryBuilder
@@ -238,7 +246,7 @@ class Searcher:
             return ("keyword", None) if self.semantic.unavailable() else ("hybrid", None)
         reason = self.semantic.unavailable()
         if reason:
-            return "keyword", f"{req.mode} search is unavailable: {reason}; keyword results"
+            return "keyword", unavailable_note(req.mode, reason)
         return req.mode, None
 
     def _fuse(self, gen: _Generation, plan: Plan, mode: str) -> list[tuple[str, float]]:

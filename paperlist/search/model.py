@@ -157,3 +157,8 @@ class SearchResult:
         d["pages"] = self.pages
         d["took_ms"] = round(self.took_ms, 3)
         return d
+
+
+def unavailable_note(mode: str, reason: str) -> str:
+    """The note a search carries when the mode asked for could not run (``Interpreted.notes``)."""
+    return f"{mode} search is unavailable: {reason}; keyword results"

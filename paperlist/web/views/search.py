@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from ... import venues
 from ...richtext import render_inline
-from ...search.model import MODES, SORTS, Hit, Interpreted, SearchRequest, SearchResult
+from ...search.model import MODES, SORTS, Hit, Interpreted, SearchRequest, SearchResult, unavailable_note
 from ...service import search_request_from_params
 from ...service.empty import why_empty
 from ...service.errors import N_
@@ -114,9 +114,11 @@ def _notes(interpreted: Interpreted) -> dict[str, Any]:
     """What the page should say about how the query was understood (a mode that could not run
     is said by the mode switch, in plain words, not among the syntax notes)."""
     corrected = interpreted.get("corrected") or {}
+    sem = interpreted.get("semantic")
+    mode_note = unavailable_note(sem["requested"], sem["unavailable"]) if sem and sem["unavailable"] else None
     return {"corrected": [{"typed": k, "used": v} for k, v in corrected.items()],
             "loose": interpreted.get("match") in ("most", "any"),
-            "parse": [n for n in interpreted.get("notes") or [] if " search is unavailable: " not in n]}
+            "parse": [n for n in interpreted.get("notes") or [] if n != mode_note]}
 
 
 def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
