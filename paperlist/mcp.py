@@ -22,7 +22,6 @@ from urllib.parse import unquote
 
 from pydantic import Field
 
-from . import venues as venue_registry
 from .models import STATUSES
 from .search.backend import SearchBackend
 from .search.model import SORTS
@@ -85,7 +84,8 @@ class Tools:
                 return fn(*args, **kwargs)
             except Moved as r:           # args[0] is the Home; the path's segments replace those after it
                 parts = [unquote(x) for x in r.location.split("?", 1)[0].strip("/").split("/")[1:]]
-                return fn(args[0], *parts, *args[1 + len(parts):], **kwargs)
+                k = min(len(parts), len(args) - 1)   # a sub-resource segment ("stats") is no argument
+                return fn(args[0], *parts[:k], *args[1 + k:], **kwargs)
         except ServiceError as e:
             ids = getattr(e, "ids", None)
             extra = f" Candidates: {', '.join(ids[:20])}." if ids else ""
@@ -250,8 +250,7 @@ class Tools:
         score gets in), the rating-confidence correlation, other review dimensions, and the top
         institutions, countries and authors by accepted papers. `review_sources` names the files the
         figures count."""
-        key = venue_registry.resolve(venue.strip()) or venue.strip().lower()   # aliases: nips → neurips
-        d: dict[str, Any] = dict(self._call(scs.conference_stats, self.home, key, str(year)))
+        d: dict[str, Any] = dict(self._call(scs.conference_stats, self.home, venue.strip(), str(year)))
         for k in ("href", "year_href", "links", "coverage"):
             d.pop(k, None)
         d["venue"] = {k: d["venue"][k] for k in ("key", "short", "name")}
