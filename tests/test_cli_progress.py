@@ -220,3 +220,15 @@ def test_ctrl_c_in_a_terminal_leaves_it_clean_and_says_what_was_kept(tmp_path: P
     stored = int(m.group(2).replace(",", ""))
     kept = Store(home / "paperlist.db", readonly=True).file_versions()     # the next run skips these
     assert len(kept) >= stored > 0
+
+
+def test_failed_downloads_are_named_once_per_reason() -> None:
+    """Offline, every one of 670 downloads fails alike: a few are named, the rest counted."""
+    from paperlist.cli.data import failure_lines
+
+    failed = [f"https://example.org/{i}.json: [Errno -2] Name or service not known" for i in range(670)]
+    failed.append("https://example.org/x.json: HTTP 404")
+    lines = failure_lines(failed)
+    assert len(lines) == 5 + 1 + 1
+    assert lines[5] == "failed    … and 665 more downloads: [Errno -2] Name or service not known"
+    assert lines[-1] == "failed    https://example.org/x.json: HTTP 404"

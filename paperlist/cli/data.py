@@ -115,14 +115,29 @@ def corpus_cmd(data_dir: Path | None, download: bool, only: tuple[str, ...], as_
         with running(display, lambda: "finished downloads are kept; run the same command again to continue"):
             fetched = origins.fetch(origins.plan(list(only) or None), folder,
                                     lambda n, total, _rate: display.update("download", n, total))
-            for line in fetched.failed or []:
-                display.note(f"failed    {line}", err=True)
+            for line in failure_lines(fetched.failed or []):
+                display.note(line, err=True)
             if not quiet:
                 display.note(f"downloads: {fetched.fetched} new, {fetched.kept} kept, {fetched.missing} not "
                              f"at the origin, {len(fetched.failed or [])} failed", err=True)
         if not any(folder.rglob("*.*")):
             fail("nothing could be downloaded (no network?)")
     _run_ingest([str(folder)], None, False, as_json, quiet, jobs, build_index, verbose, display)
+
+
+def failure_lines(failed: list[str], shown: int = 5) -> list[str]:
+    """Failed downloads ("URL: reason"), each reason's first few named and the rest counted: with no
+    network all 670 fail alike, and one line per file would bury the reason."""
+    by_reason: dict[str, list[str]] = {}
+    for line in failed:
+        url, _, reason = line.partition(": ")
+        by_reason.setdefault(reason, []).append(url)
+    out: list[str] = []
+    for reason, urls in by_reason.items():
+        out += [f"failed    {u}: {reason}" for u in urls[:shown]]
+        if len(urls) > shown:
+            out.append(f"failed    … and {len(urls) - shown:,} more downloads: {reason}")
+    return out
 
 
 @click.command("merge")
