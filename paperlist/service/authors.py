@@ -1,5 +1,6 @@
-"""An author: their papers (newest year first; a page at a time, optionally at one venue), the
-venues they publish at, frequent co-authors, the other spellings of the name."""
+"""An author: their papers (newest year first; a page at a time, optionally at one venue or in one
+group of a name several people share), the venues they publish at, frequent co-authors, the other
+spellings of the name."""
 
 from __future__ import annotations
 
@@ -8,21 +9,26 @@ from collections import Counter
 from .. import venues as venue_registry
 from .errors import N_, BadRequest, Moved, NotFound
 from .home import Home
+from .namesakes import groups as namesake_groups
 from .papers import summary
 from .paths import author_path, format_links, href
-from .types import AuthorDetail, Pagination
+from .types import AuthorDetail, AuthorGroup, Pagination
 
 AUTHOR_PAGE = 100                   # papers per page on the site (the API gives all unless asked)
 
 
-def author_href(key: str, venue: str | None = None, page: int | None = None) -> str:
-    return href(author_path(key), [("venue", venue), ("page", page if page and page > 1 else None)])
+def author_href(key: str, venue: str | None = None, page: int | None = None,
+                group: str | None = None) -> str:
+    return href(author_path(key), [("venue", venue), ("group", group),
+                                   ("page", page if page and page > 1 else None)])
 
 
 def author(home: Home, key: str, venue: str | None = None, page: int = 1,
-           per_page: int | None = None) -> AuthorDetail:
-    """An author: their papers newest year first (``venue``: only those at one venue; a page of
-    ``per_page``, None for all), every venue they publish at with its count, co-authors."""
+           per_page: int | None = None, group: str | None = None) -> AuthorDetail:
+    """An author: their papers newest year first (``venue``: only those at one venue; ``group``:
+    only one group of a shared name; a page of ``per_page``, None for all), every venue they
+    publish at with its count, co-authors, and the groups when the name likely covers several
+    people."""
     if key != key.lower():
         raise Moved(author_path(key.lower()))
     store = home.store
@@ -33,35 +39,54 @@ def author(home: Home, key: str, venue: str | None = None, page: int = 1,
     years = [c["year"] for c in cards]
     venue_counts = Counter(c["venue"] for c in cards)
     names = Counter(a["name"] for c in cards for a in c["authors"] if a["key"] == key)
-    chosen = [c for c in cards if venue is None or c["venue"] == venue]
+    found = home.cache.get(("namesakes", key), lambda: namesake_groups(store.authorships(key)))
+    in_group: set[str] | None = None
+    if group is not None:
+        in_group = next((set(g["ids"]) for g in found if g["key"] == group), None)
+        if in_group is None:
+            raise BadRequest(N_("This name has no such group of papers."), group[:120],
+                             hints=[{"label": N_("All papers under this name"), "args": {},
+                                     "href": author_href(key, venue)}])
+    chosen = [c for c in cards if (venue is None or c["venue"] == venue)
+              and (in_group is None or c["id"] in in_group)]
     pages = 1 if per_page is None else max(1, -(-len(chosen) // per_page))
     if page > pages:
         raise BadRequest(N_("This page number is past the last page."), f"page={page} (1–{pages})",
                          hints=[{"label": N_("The last page (%(page)s)"), "args": {"page": pages},
-                                 "href": author_href(key, venue, pages)}])
+                                 "href": author_href(key, venue, pages, group)}])
     start = 0 if per_page is None else (page - 1) * per_page
     shown = chosen if per_page is None else chosen[start:start + per_page]
     pagination: Pagination = {
         "page": page, "pages": pages, "per_page": per_page, "first_index": start + 1,
-        "prev": author_href(key, venue, page - 1) if page > 1 else None,
-        "next": author_href(key, venue, page + 1) if page < pages else None}
+        "prev": author_href(key, venue, page - 1, group) if page > 1 else None,
+        "next": author_href(key, venue, page + 1, group) if page < pages else None}
+    names_of = {a["key"]: a["name"] for c in cards for a in c["authors"]}
+    shown_groups: list[AuthorGroup] = [
+        {"key": g["key"], "papers": len(g["ids"]),
+         "coauthors": [names_of.get(k, k) for k in g["coauthors"]],
+         "affiliation": g["affiliation"], "first_year": g["first_year"], "last_year": g["last_year"],
+         "href": author_href(key, venue, None, None if g["key"] == group else g["key"])}
+        for g in found]
     return {
         "key": key, "name": info["name"], "href": author_path(key),
         "spellings": [n for n, _ in names.most_common() if n != info["name"]][:5],
         "total": len(cards), "first_year": min(years) if years else None,
         "last_year": max(years) if years else None, "venue": venue, "matching": len(chosen),
+        "group": group, "several_people": bool(found), "groups": shown_groups,
         "venues": [{"key": k, "short": venue_registry.get(k).short, "count": n,
-                    "href": author_href(key, None if k == venue else k)}
+                    "href": author_href(key, None if k == venue else k, None, group)}
                    for k, n in venue_counts.most_common()],
         "coauthors": [{"key": c["key"], "name": c["name"], "papers": c["papers"],
                        "href": author_path(c["key"])}
                       for c in store.coauthors(key)],
-        "links": format_links(author_path(key), [("venue", venue)]),
+        "links": format_links(author_path(key), [("venue", venue), ("group", group)]),
         "pagination": pagination,
         "papers": [summary(c) for c in shown],
     }
 
 
-def author_ids(home: Home, key: str, venue: str | None, limit: int) -> list[str]:
-    """Every paper id of an author (at one venue), newest first, up to ``limit`` (an export)."""
-    return [p["id"] for p in author(home, key, venue)["papers"][:limit]]
+def author_ids(home: Home, key: str, venue: str | None, limit: int,
+               group: str | None = None) -> list[str]:
+    """Every paper id of an author (at one venue, in one group), newest first, up to ``limit``
+    (an export)."""
+    return [p["id"] for p in author(home, key, venue, group=group)["papers"][:limit]]

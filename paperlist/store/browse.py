@@ -226,6 +226,20 @@ class BrowseMixin(StoreBase):
         self._attach_authors(rows)
         return rows
 
+    def authorships(self, key: str) -> list[tuple[str, int, str | None, list[str]]]:
+        """Each paper of an author: (paper id, year, the author's affiliation on it, the other
+        authors' keys), by paper id (the evidence for telling namesakes apart)."""
+        out: dict[str, tuple[str, int, str | None, list[str]]] = {}
+        for pid, year, aff, co in self.db.execute(
+                "SELECT s.paper_id, p.year, s.affiliation, o.author_key FROM paper_authors s"
+                " JOIN papers p ON p.id = s.paper_id"
+                " LEFT JOIN paper_authors o ON o.paper_id = s.paper_id AND o.author_key != s.author_key"
+                " WHERE s.author_key=? ORDER BY s.paper_id, o.position", (key,)):
+            row = out.setdefault(pid, (pid, year, aff, []))
+            if co is not None:
+                row[3].append(co)
+        return list(out.values())
+
     def coauthors(self, key: str, limit: int = 24) -> list[AuthorRow]:
         """The author's most frequent co-authors: key, name, shared papers."""
         return [{"key": r[0], "name": r[1], "papers": r[2]} for r in self.db.execute(

@@ -249,16 +249,21 @@ async def paper(
 async def author(request: Request, key: Annotated[str, Path(description="Author key, e.g. `yoshua-bengio`.")],
                  venue: Annotated[str | None, Query(max_length=100, description=(
                      "Only the papers at this venue (a key from `venues`)."))] = None,
+                 group: Annotated[str | None, Query(max_length=200, description=(
+                     "Only the papers of one group of a name several people share (a key from "
+                     "`groups`)."))] = None,
                  page: Annotated[int, Query(ge=1, le=100_000)] = 1,
                  per_page: Annotated[int | None, Query(ge=1, le=MAX_LIST_PAGE, description=(
                      "Papers per page; all of them when absent."))] = None,
                  fmt: FormatParam = "json", limit: LimitParam = exports.MAX_ROWS) -> Response:
-    """An author's papers (newest first; optionally at one venue, a page at a time), the venues they
-    publish at and frequent co-authors."""
+    """An author's papers (newest first; optionally at one venue or in one group of a shared name,
+    a page at a time), the venues they publish at, frequent co-authors, and when the name likely
+    covers several people, its groups of papers."""
     if fmt != "json":
-        ids = sa.author_ids(home(request), key, venue, limit)
+        ids = sa.author_ids(home(request), key, venue, limit, group)
         return _stream(request, iter(ids), fmt, key, total=len(ids))
-    return send(request, sa.author(home(request), key, venue=venue, page=page, per_page=per_page))
+    return send(request, sa.author(home(request), key, venue=venue, page=page, per_page=per_page,
+                                   group=group))
 
 
 # --- conferences --------------------------------------------------------------------------------

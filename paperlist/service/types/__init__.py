@@ -9,7 +9,7 @@ references, a paper in a list, links, pagination), ``papers``, ``search``, ``ven
 venue-years, coverage, stats), ``topics``, ``authors`` and ``reviews``. Every type is re-exported here.
 """
 
-from .authors import AuthorDetail, AuthorVenue, Coauthor
+from .authors import AuthorDetail, AuthorGroup, AuthorVenue, Coauthor
 from .common import AuthorRef, ExternalId, FormatLinks, Link, Pagination, PaperAuthor, PaperSummary, VenueRef
 from .papers import PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
 from .reviews import ConferenceStats, ReviewPlace, ReviewScores
@@ -46,6 +46,7 @@ from .venues import (
 __all__ = [
     "ConferenceStats", "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "AuthorDetail",
+    "AuthorGroup",
     "AuthorRef",
     "AuthorVenue",
     "Coauthor",

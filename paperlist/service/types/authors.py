@@ -21,6 +21,16 @@ class Coauthor(TypedDict):
     href: str
 
 
+class AuthorGroup(TypedDict):
+    key: str                         # the group's most frequent co-author's key
+    papers: int
+    coauthors: list[str]             # names of its most frequent co-authors
+    affiliation: str | None
+    first_year: int
+    last_year: int
+    href: str                        # narrows the list to this group (or, when chosen, widens it)
+
+
 class AuthorDetail(TypedDict):
     key: str
     name: str
@@ -31,6 +41,9 @@ class AuthorDetail(TypedDict):
     last_year: int | None
     venue: str | None                # the venue the list is narrowed to, or None
     matching: int                    # papers at that venue (all of them: total)
+    group: str | None                # the group the list is narrowed to, or None
+    several_people: bool             # the name likely covers several people (then groups)
+    groups: list[AuthorGroup]
     venues: list[AuthorVenue]        # every venue, most papers first; href narrows (or widens) the list
     coauthors: list[Coauthor]
     links: FormatLinks

@@ -10,7 +10,7 @@ and venue references, a paper in a list, links, pagination, the API index, error
 model is re-exported here, so ``api_models.Paper`` and the like work as before.
 """
 
-from .authors import AuthorDetail, AuthorVenue, Coauthor
+from .authors import AuthorDetail, AuthorGroup, AuthorVenue, Coauthor
 from .common import (
     ApiIndex,
     AuthorRef,
@@ -84,6 +84,7 @@ __all__ = [
     "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "ApiIndex",
     "AuthorDetail",
+    "AuthorGroup",
     "AuthorRef",
     "AuthorVenue",
     "Coauthor",

@@ -42,15 +42,17 @@ def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
 
 def build_author(ctx: Ctx, key: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """An author: papers by year with venues, frequent co-authors, venues they publish at."""
+    group = (params.get("group") or None)
     d = sa.author(ctx.home, key, venue=params.get("venue") or None,
-                  page=int_param(params, "page", 1, 1, 100_000) or 1, per_page=sa.AUTHOR_PAGE)
+                  page=int_param(params, "page", 1, 1, 100_000) or 1, per_page=sa.AUTHOR_PAGE,
+                  group=group[:200] if group else None)
     by_year: dict[int, list[dict[str, Any]]] = {}
     for p in d["papers"]:
         by_year.setdefault(p["year"], []).append(card(p))
     pg = d["pagination"]
     out = {"page": "author", **d, "years": [{"year": y, "papers": ps} for y, ps in by_year.items()],
            "page_links": [{"page": n, "current": n == pg["page"],
-                           "href": sa.author_href(key, d["venue"], n) if n else None}
+                           "href": sa.author_href(key, d["venue"], n, d["group"]) if n else None}
                           for n in page_numbers(pg["page"], pg["pages"])]}
     out.pop("papers")
     return out
