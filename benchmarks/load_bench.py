@@ -91,27 +91,18 @@ def free_port() -> int:
 class Server:
     """`paperlist serve` in a subprocess; its worker processes' RSS from /proc."""
 
-    def __init__(self, home: Path, workers: int, header_timeout: float) -> None:
+    def __init__(self, home: Path, workers: int, header_timeout: float,
+                 cmd: list[str] | None = None, env: dict[str, str] | None = None) -> None:
+        """``cmd`` (with ``{port}``): another server to run instead (the bare endpoint)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         exe = Path(sys.executable).parent / "paperlist"
-        self.proc = subprocess.Popen(
-            [
-                str(exe),
-                "--home",
-                str(home),
-                "serve",
-                "--port",
-                str(self.port),
-                "--workers",
-                str(workers),
-                "--header-timeout",
-                str(header_timeout),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        argv = [str(exe), "--home", str(home), "serve", "--port", str(self.port),
+                "--workers", str(workers), "--header-timeout", str(header_timeout)]
+        if cmd is not None:
+            argv = [a.format(port=self.port) for a in cmd]
+        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     start_new_session=True, env={**os.environ, **(env or {})})
         deadline = time.monotonic() + 120
         while not ok(self.url + "/healthz"):
             if time.monotonic() > deadline or self.proc.poll() is not None:
@@ -133,14 +124,18 @@ class Server:
         return kids or [self.proc.pid]
 
     def rss_mb(self) -> float:
-        total = 0
+        return sum(self.worker_rss_mb().values())
+
+    def worker_rss_mb(self) -> dict[int, float]:
+        """Each worker process's resident memory, MB."""
+        out = {}
         for pid in self.workers():
             try:
                 m = re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text())
             except OSError:
                 continue
-            total += int(m[1]) if m else 0
-        return total / 1024
+            out[pid] = int(m[1]) / 1024 if m else 0.0
+        return out
 
     def stop(self) -> None:
         os.killpg(self.proc.pid, signal.SIGINT)

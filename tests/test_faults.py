@@ -23,6 +23,7 @@ from paperlist.ingest import FileReport
 from paperlist.service import Home
 from paperlist.service import ingest as service_ingest
 from paperlist.store import Store
+from paperlist.store.base import SCHEMA_VERSION
 from tests.conftest import FIXTURES, run_cli
 
 INGEST = ["ingest", "--jobs", "2", str(FIXTURES)]
@@ -163,6 +164,6 @@ def test_migration_repairs_a_home_that_lost_authors(clean_tables: dict[str, str]
         conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
     conn.close()
     store = Store(home / "paperlist.db")
-    assert store.schema_version() == 5 and store.pending_authors() > 0
+    assert store.schema_version() == SCHEMA_VERSION and store.pending_authors() > 0
     service_ingest(Home(home), [str(FIXTURES)], jobs=1)
     assert table_digests(home / "paperlist.db") == clean_tables

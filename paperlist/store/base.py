@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # from-version -> SQL that upgrades a store to from-version + 1. Add a step whenever schema.sql
 # changes, and bump SCHEMA_VERSION; schema.sql always describes the newest version.
@@ -40,6 +40,9 @@ MIGRATIONS: dict[int, str] = {
           INSERT OR IGNORE INTO pending_authors SELECT DISTINCT author_key FROM paper_authors;
           INSERT OR IGNORE INTO pending_authors SELECT key FROM authors;
           INSERT OR REPLACE INTO meta VALUES ('venues_stale', '1');""",
+    # A conference-year page counts its topics: without this index that scanned every paper's
+    # topics (280 ms on the full corpus, the event loop blocked; 0.5 ms with it).
+    5: """CREATE INDEX IF NOT EXISTS paper_topics_venue ON paper_topics(venue, year, topic);""",
 }
 
 

@@ -150,8 +150,11 @@ class TopicsMixin(StoreBase):
         """A WHERE clause for topics (None: any), a venue and a year, and its arguments. Topics
         count published work: rejected and withdrawn submissions (listed for some years only, so
         they would make a trend jump) are left out."""
-        where = [f"topic IN ({_marks(len(topics))})" if topics is not None else "1=1",
-                 "paper_id NOT IN (SELECT id FROM papers WHERE accepted = 0)"]
+        # One venue's rows are few: look each paper up (ICLR 2025: 20 ms); across venues, the set
+        # of rejected ids built once is cheaper (0.27 s against 0.5 s for every row looked up).
+        published = ("NOT EXISTS (SELECT 1 FROM papers p WHERE p.id = paper_id AND p.accepted = 0)" if venue
+                     else "paper_id NOT IN (SELECT id FROM papers WHERE accepted = 0)")
+        where = [f"topic IN ({_marks(len(topics))})" if topics is not None else "1=1", published]
         args: list[str | int] = list(topics or [])
         if venue:
             where.append("venue=?")
