@@ -155,7 +155,7 @@ def main() -> None:
         print(f"  {mode:<5} {r['rps']:>7.0f} req/s  p50 {r['p50_ms']:7.1f} ms  p99 {r['p99_ms']:7.1f} ms  "
               f"max {r['max_ms']:7.1f} ms  non-2xx {r['non_2xx']}  socket errors {r['socket_errors']}  "
               f"timeouts {r['timeouts']}  statuses {r['statuses']}")
-        print(f"        RSS per worker (after warm-up → end, MB): "
+        print("        RSS per worker (after warm-up → end, MB): "
               + ", ".join(f"{v['after_warmup']}→{v['end']} ({v['growth']:+})" for v in r["rss_mb"].values()))
         print(f"        RSS total over time (s, MB): {r['rss_curve_mb']}")
     print(f"  ours / bare: {out['ratio']:.2f} of the bare endpoint's requests/s")
