@@ -76,7 +76,7 @@ def _serialize(el: ET.Element, out: list[str]) -> None:
     out.append(f"</{tag}>")
 
 
-@lru_cache(maxsize=50_000)
+@lru_cache(maxsize=8192)
 def math_html(tex: str, display: bool = False) -> str:
     """One LaTeX formula as sanitized MathML, or as readable source text when it does not convert."""
     from latex2mathml.converter import convert
@@ -293,7 +293,9 @@ def _escape_html(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-@lru_cache(maxsize=100_000)
+# Bounded small: a long run of distinct queries shows ever new titles, and 100,000 cached titles
+# grew each worker by ~40 MB over 10 minutes (benchmarks/soak_bench.py); the hot set is small.
+@lru_cache(maxsize=8192)
 def render_inline(text: str | None) -> Markup:
     """A title or a short line as safe inline HTML."""
     if not text:

@@ -44,15 +44,26 @@ def test_a_first_author_surname_counts_as_the_author(searcher: Searcher, q: str,
     assert top(searcher, q)[0][0] == first
 
 
-def test_the_main_venue_paper_comes_before_its_workshop_twin(searcher: Searcher) -> None:
-    title = "Masked Autoencoders for Point Cloud Pretraining"       # (the workshop version is even newer)
-    assert top(searcher, title.lower(), 2) == [(title, "cvpr", 2023), (title, "cvprw", 2024)]
+def test_a_work_is_shown_once_as_its_main_venue_version(searcher: Searcher) -> None:
+    """Issue 18: versions of one work filled several of ten slots. The workshop version (even
+    newer) is listed beside the main-venue paper, not shown as a second hit."""
+    title = "Masked Autoencoders for Point Cloud Pretraining"
+    hits = searcher.search(SearchRequest(q=title.lower(), per_page=10)).hits
+    assert (hits[0].title, hits[0].venue, hits[0].year) == (title, "cvpr", 2023)
+    assert all(h.title != title for h in hits[1:])
+    assert [(v["venue"], v["year"], v["published"]) for v in hits[0].versions] == [("cvprw", 2024, False)]
+    shown = searcher.search(SearchRequest(q=title.lower() + " venue:cvprw")).hits   # a filter finds it
+    assert (shown[0].venue, shown[0].versions[0]["venue"], shown[0].versions[0]["published"]) == \
+        ("cvprw", "cvpr", True)
 
 
-def test_the_accepted_paper_comes_before_its_rejected_twin(searcher: Searcher) -> None:
+def test_a_work_is_shown_once_as_its_accepted_version(searcher: Searcher) -> None:
     # the rejected OpenReview record even has keywords the accepted one lacks
     title = "Sparse Mixture Routing for Efficient Transformers"
-    assert top(searcher, title.lower(), 2) == [(title, "icml", 2024), (title, "iclr", 2024)]
+    hits = searcher.search(SearchRequest(q=title.lower(), per_page=10)).hits
+    assert (hits[0].title, hits[0].venue, hits[0].year) == (title, "icml", 2024)
+    assert [h.title for h in hits].count(title) == 1
+    assert [(v["venue"], v["status"]) for v in hits[0].versions] == [("iclr", "rejected")]
 
 
 def test_the_rejected_twin_stays_reachable(searcher: Searcher) -> None:
@@ -63,6 +74,12 @@ def test_the_rejected_twin_stays_reachable(searcher: Searcher) -> None:
 def test_prior_order() -> None:
     assert (fulltext.prior(2024, True, "icml") > fulltext.prior(2024, True, "cvprw")
             > fulltext.prior(2024, False, "iclr"))
+    # importance: cited papers first, on a log scale, bounded; an oral or an award adds a little
+    cited = [fulltext.prior(2015, True, "icml", c) for c in (0, 100, 1_000, 60_000, 10**7)]
+    assert cited[0] < cited[1] < cited[2] < cited[3] < cited[4]
+    assert cited[4] <= fulltext.MAX_PRIOR and cited[4] - cited[0] == pytest.approx(fulltext.PRIOR_CITED)
+    oral, poster = (fulltext.prior(2024, True, "icml", status=s) for s in ("oral", "poster"))
+    assert oral > poster
     assert fulltext.prior(2024, True, "findings-acl") == fulltext.prior(2024, True, "cvprw")   # sub-venues
     assert fulltext.prior(2025, True, "icml") > fulltext.prior(2024, True, "icml")            # then newer
 

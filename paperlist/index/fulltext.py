@@ -20,13 +20,14 @@ import orjson
 import tantivy
 
 from .. import venues as venue_registry
+from .. import versions
 from ..models import ACCEPTED_STATUSES, REJECTED_STATUSES
 from ..store import IndexDoc, Store
 from ..text import title_key
-from . import analyzers, generations
+from . import analyzers, generations, mentions
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
-INDEX_VERSION = 11             # 11: the mean review rating (rating, rating_rank)
+INDEX_VERSION = 12             # 12: versions of one work (secondary, work, versions)
 INFO_FILE = "paperlist.json"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
@@ -35,6 +36,7 @@ STATUS_ORDER[None] = len(ACCEPTED_STATUSES)
 STATUS_ORDER.update({s: len(ACCEPTED_STATUSES) + 1 + i for i, s in enumerate(REJECTED_STATUSES)})
 NO_CITATIONS = -1
 _JOINED = re.compile(r"\w[-'’‐‑]\w")
+_HEAD = re.compile(r"\s*[:：]\s+")
 
 
 # The ``prior`` field: searches multiply scores by log2(2 + prior) (tantivy's weight_by_field).
@@ -52,15 +54,46 @@ def recency(year: int) -> float:
     return max(0, min(year - 1900, 200)) * 1e-4
 
 
-def prior(year: int, accepted: bool, venue: str) -> float:
-    """The ``prior`` field of a paper (see PRIOR_MAIN)."""
+# Importance: the papers a field builds on come first among papers equally about a topic. Citation
+# counts (a third of the papers have one) add up to PRIOR_CITED on a log scale from CITED_FROM
+# citations to CITED_FULL (x1.31 at 100k citations, x1.13 at 1,000, nothing below 30); an award,
+# an oral or a spotlight add a little. The factor is bounded, so it orders papers whose relevance is
+# close (several titles naming the topic) and cannot lift a paper that merely mentions the words
+# above one about them (title matches outweigh abstract matches several times over).
+# A paper whose name later papers write (mentions.py) counts as cited, up to PRIOR_NAMED: from a
+# novelty of NAMED_FROM (x1.0) to NAMED_FULL (x1.2); the larger of the two parts applies.
+PRIOR_CITED = 0.45
+CITED_FROM, CITED_FULL = 30, 100_000
+PRIOR_NAMED = 0.3
+NAMED_FROM, NAMED_FULL = 5.0, 500.0
+PRIOR_STATUS = {"award": 0.06, "oral": 0.04, "spotlight": 0.02, "highlight": 0.02}
+
+
+def _scale(x: float, lo: float, hi: float) -> float:
+    """Where ``x`` sits between ``lo`` and ``hi`` on a log scale, 0..1."""
+    if x <= lo:
+        return 0.0
+    return min(1.0, (math.log10(x) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)))
+
+
+def importance(citations: int | None, status: str | None, award: bool, novelty: float = 0.0) -> float:
+    """The importance part of the prior (see PRIOR_CITED)."""
+    cited = PRIOR_CITED * _scale(1 + max(0, citations or 0), CITED_FROM, CITED_FULL)
+    named = PRIOR_NAMED * _scale(novelty, NAMED_FROM, NAMED_FULL)
+    return max(cited, named) + PRIOR_STATUS.get("award" if award else status or "", 0.0)
+
+
+def prior(year: int, accepted: bool, venue: str, citations: int | None = None, status: str | None = None,
+          award: bool = False, novelty: float = 0.0) -> float:
+    """The ``prior`` field of a paper (see PRIOR_MAIN and PRIOR_CITED)."""
+    base = recency(year) + importance(citations, status, award, novelty)
     if not accepted:
-        return recency(year)
+        return base
     v = venue_registry.get(venue)
-    return recency(year) + (PRIOR_SUB if v.kind == "workshop" or v.parent else PRIOR_MAIN)
+    return base + (PRIOR_SUB if v.kind == "workshop" or v.parent else PRIOR_MAIN)
 
 
-MAX_PRIOR = recency(2100) + PRIOR_MAIN
+MAX_PRIOR = recency(2100) + PRIOR_MAIN + PRIOR_CITED + max(PRIOR_STATUS.values())
 
 
 def schema() -> tantivy.Schema:
@@ -70,6 +103,9 @@ def schema() -> tantivy.Schema:
     sb.add_text_field("title", tokenizer_name="en")               # stemmed plain title
     sb.add_text_field("title_words", tokenizer_name="words", index_option="basic")  # unstemmed: vocabulary
     sb.add_text_field("title_key", tokenizer_name="raw")          # text.title_key: exact-title match
+    # the title's head before a colon, as a title key: "Batch Normalization: Accelerating ..." is
+    # named "Batch Normalization"
+    sb.add_text_field("title_head", tokenizer_name="raw", index_option="basic")
     sb.add_text_field("authors", tokenizer_name="words")          # one value per author (positions gap)
     # people recall first authors ...
     sb.add_text_field("first_author", tokenizer_name="words", index_option="basic")
@@ -93,6 +129,10 @@ def schema() -> tantivy.Schema:
     sb.add_float_field("rating", indexed=True, fast=True)
     sb.add_integer_field("rating_rank", fast=True)                # highest mean first, unrated last
     sb.add_float_field("prior", fast=True)                        # accepted and newer papers first: prior()
+    # versions of one work (versions.py): every version has the published one's id; the others
+    # are ``secondary`` (left out of unfiltered searches, which show the work once)
+    sb.add_text_field("work", tokenizer_name="raw", index_option="basic")
+    sb.add_boolean_field("secondary", indexed=True)
     # everything a Hit shows, as one JSON blob (one stored field decodes fastest)
     sb.add_bytes_field("doc", stored=True)
     return sb.build()
@@ -213,6 +253,9 @@ def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int]
     by_rating = rating_ranks([r for *_, r in keys], browse)
     position = {pid: i for i, (pid, *_) in enumerate(keys)}
     del titles
+    works = work_links(store)
+    named = mentions.novelty(((pid, year, title, abstract) for pid, _v, year, title, abstract
+                              in store.iter_embed_items()), path / "mentions")
     index = tantivy.Index(schema(), path=str(path), reuse=False)
     analyzers.register(index)
     writer = index.writer(heap_mb * 1_000_000, min(2, os.cpu_count() or 1))
@@ -227,7 +270,8 @@ def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int]
                 by_title.append(i)
                 by_rating.append(i)
                 total += 1
-            writer.add_document(_document(d, browse[i], by_title[i], by_rating[i]))
+            writer.add_document(_document(d, browse[i], by_title[i], by_rating[i], works.get(d.id),
+                                          named.get(d.id, 0.0)))
             n += 1
             if progress and (n % 20000 == 0 or n == total):
                 progress(n, total)
@@ -258,13 +302,41 @@ def rating_ranks(ratings: list[float | None], browse: list[int]) -> list[int]:
     return _ranks([(r is None, -(r or 0.0), browse[i]) for i, r in enumerate(known)])
 
 
-def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int) -> tantivy.Document:
+@dataclass(slots=True)
+class WorkLink:
+    """A paper's place in its work: the published version's id, the other versions (for display),
+    and text the published version lacks that a version has (its abstract)."""
+
+    published: str
+    others: list[dict[str, object]]
+    borrowed_abstract: str = ""
+
+
+def work_links(store: Store) -> dict[str, WorkLink]:
+    """Every paper that has versions: its link (see versions.works)."""
+    out: dict[str, WorkLink] = {}
+    works = versions.works(store.version_candidates())
+    abstracts = store.abstracts([v.id for w in works for v in w[1:]])
+    for w in works:
+        head = w[0]
+        for v in w:
+            out[v.id] = WorkLink(head.id, [{"id": o.id, "venue": o.venue, "year": o.year, "status": o.status,
+                                            "published": o.id == head.id} for o in w if o.id != v.id])
+        out[head.id].borrowed_abstract = next((abstracts[o.id] for o in w[1:] if abstracts.get(o.id)), "")
+    return out
+
+
+def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
+              work: WorkLink | None = None, novelty: float = 0.0) -> tantivy.Document:
     title = d.title_plain or d.title
     doc = tantivy.Document()
     doc.add_text("id", d.id)
     doc.add_text("title", title)
     doc.add_text("title_words", title)
     doc.add_text("title_key", title_key(title))
+    head = title_head(title)
+    if head:
+        doc.add_text("title_head", head)
     for i, (name, key) in enumerate(d.authors):
         text = _author_text(name, key)
         doc.add_text("authors", text)
@@ -281,6 +353,11 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int) 
         doc.add_text("text", d.primary_area)
     if d.abstract_plain:
         doc.add_text("text", d.abstract_plain)
+    elif work is not None and work.borrowed_abstract:
+        doc.add_text("text", work.borrowed_abstract)      # the published version is found by it
+    if work is not None:
+        doc.add_text("work", work.published)
+        doc.add_boolean("secondary", work.published != d.id)
     doc.add_text("venue", d.venue)
     doc.add_text("family", d.family)
     if d.status:
@@ -298,13 +375,22 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int) 
     if rating is not None:
         doc.add_float("rating", float(rating))
     doc.add_integer("rating_rank", rating_rank)
-    doc.add_float("prior", prior(d.year, d.accepted, d.venue))
+    doc.add_float("prior", prior(d.year, d.accepted, d.venue, d.citations, d.status, bool(d.award), novelty))
     doc.add_bytes("doc", orjson.dumps({
         "id": d.id, "title": d.title, "title_plain": title, "authors": [a[0] for a in d.authors],
         "author_keys": [a[1] for a in d.authors], "venue": d.venue, "year": d.year, "status": d.status,
         "accepted": d.accepted, "track": d.track, "citations": d.citations, "rating": rating,
-        "abstract": d.abstract_plain}))
+        "abstract": d.abstract_plain or (work.borrowed_abstract if work else ""),
+        **({"versions": work.others} if work is not None else {})}))
     return doc
+
+
+def title_head(title: str) -> str:
+    """The title key of a title's head before a colon ("" when it has none, or a long one)."""
+    parts = _HEAD.split(title, maxsplit=1)
+    if len(parts) != 2 or len(parts[0]) > 80:
+        return ""
+    return title_key(parts[0])
 
 
 def topic_values(topics: list[str]) -> tuple[str, ...]:

@@ -10,9 +10,12 @@ import tantivy
 from tantivy import Occur, Query
 
 from ..index import analyzers
-from ..names import author_key, flip_comma_name
+from ..names import author_key as _cached_author_key
+from ..names import flip_comma_name
 from .query import TextClause
 from .weights import Weights
+
+author_key = _cached_author_key.__wrapped__      # uncached: see proximity.py
 
 # ``abstract:`` searches the text field (title, keywords and abstract: see fulltext.schema)
 _INDEX_FIELD = {"abstract": "text"}

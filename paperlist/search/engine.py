@@ -24,7 +24,7 @@ from tantivy import Occur, Query
 from ..index import fulltext
 from . import glossary, paging, semantic
 from .facets import count_facets
-from .filters import filter_queries
+from .filters import filter_queries, secondary_versions
 from .highlight import Highlighter
 from .model import (
     MAX_WINDOW,
@@ -56,6 +56,7 @@ class _Generation:
     builder: TextQueryBuilder
     venues: frozenset[str]
     suggester: Suggester
+    secondary: tantivy.Query | None        # the versions that unfiltered searches leave out
 
 
 class Searcher:
@@ -130,7 +131,7 @@ class Searcher:
         suggester = Suggester(searcher)
         builder = TextQueryBuilder(index, searcher, self.weights, corrector=suggester.correct,
                                    completer=suggester.completions)
-        return _Generation(name, index, searcher, builder, keys, suggester)
+        return _Generation(name, index, searcher, builder, keys, suggester, secondary_versions(index.schema))
 
     def _generation(self) -> _Generation:
         self.reload()
@@ -201,7 +202,8 @@ class Searcher:
         pq = parse(q, gen.venues)
         if filters is not None:
             pq.filters = merge_filters(pq.filters, filters)
-        plan = Plan(pq, pq.filters, gen.builder.build(pq), filter_queries(gen.index.schema, pq.filters))
+        plan = Plan(pq, pq.filters, gen.builder.build(pq),
+                    filter_queries(gen.index.schema, pq.filters, gen.secondary))
         if plan.text.query is None:
             return []
         limit = min(max(1, limit), MAX_WINDOW)
@@ -231,7 +233,7 @@ class Searcher:
         f = merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))
         pq.filters = f
         text = gen.builder.build(pq)
-        return Plan(pq, f, text, filter_queries(gen.index.schema, f))
+        return Plan(pq, f, text, filter_queries(gen.index.schema, f, gen.secondary))
 
     # --- semantic and hybrid ----------------------------------------------------------------------
     def _mode(self, req: SearchRequest, plan: Plan, translated: bool) -> tuple[str, str | None]:
@@ -336,7 +338,8 @@ def _hits(s: tantivy.Searcher, plan: Plan, addrs: list[tuple[Any, tantivy.DocAdd
             venue_short=fulltext.venue_label(d["venue"]), year=d["year"], status=d["status"],
             accepted=d["accepted"], track=d["track"], citations=d["citations"],
             abstract_html=hl.snippet(d["abstract"] or "") if hl else "",
-            score=float(score) if isinstance(score, float) else 0.0, rating=d.get("rating")))
+            score=float(score) if isinstance(score, float) else 0.0, rating=d.get("rating"),
+            versions=d.get("versions") or []))
     return out
 
 

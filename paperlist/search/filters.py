@@ -14,10 +14,24 @@ from tantivy import FieldType, Occur, Query
 from .query import Filters, RatingRange
 
 
-def filter_queries(schema: tantivy.Schema, f: Filters) -> dict[str, list[tuple[Occur, Query]]]:
+def secondary_versions(schema: tantivy.Schema) -> Query | None:
+    """The papers that are not the published version of their work (versions.py), or None for an
+    index built before versions were linked."""
+    try:
+        return Query.term_query(schema, "secondary", True)
+    except ValueError:
+        return None
+
+
+def filter_queries(schema: tantivy.Schema, f: Filters,
+                   secondary: Query | None = None) -> dict[str, list[tuple[Occur, Query]]]:
     """Per dimension ("venue", "year", "status", "accepted", "rating", "track", "topic"), the clauses that
-    restrict to it. Every clause scores 0, so filters never change the ranking."""
+    restrict to it. Every clause scores 0, so filters never change the ranking. Without any filter,
+    the ``secondary`` versions of a work are left out (dimension "versions"): a search shows each
+    work once, as its published version; a filter (a venue, a year, a status) finds each version."""
     out: dict[str, list[tuple[Occur, Query]]] = {}
+    if secondary is not None and not f.any():
+        out["versions"] = [(Occur.MustNot, secondary)]
 
     def add(dim: str, occ: Occur, q: Query) -> None:
         out.setdefault(dim, []).append((occ, Query.const_score_query(q, 0.0)))

@@ -39,7 +39,7 @@ class _FoldTable(dict[int, str]):
 _FOLD = _FoldTable()
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=16_384)      # bounded: snippets of distinct queries see ever new tokens
 def _norm(token: str) -> str:
     """The ``words`` form of one token (lower case, accents folded)."""
     return fold(token).lower()

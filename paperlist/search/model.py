@@ -59,6 +59,8 @@ class Hit:
     abstract_html: str
     score: float
     rating: float | None = None     # mean review rating, None when no source gives reviews
+    # the work's other versions (versions.py): id, venue, year, status, published (the one shown)
+    versions: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -10,13 +10,34 @@ from itertools import pairwise
 import tantivy
 from tantivy import Query
 
-from ..names import author_key
-from ..text import title_key
+from ..names import author_key as _cached_author_key
+from ..text import title_key as _cached_title_key
 from .clauses import phrase_words
 from .tiers import Part, bm25_max
+from .variants import number_forms, same_stems
 from .weights import Weights
 
+# Queries are mostly new: the ingest-side caches of these (a quarter million entries) would only
+# grow a serving worker's memory with every distinct query, so the query side calls them uncached.
+author_key = _cached_author_key.__wrapped__
+title_key = _cached_title_key.__wrapped__
+
 MAX_PHRASE_WORDS = 48
+MAX_VARIANT_KEYS = 4
+
+
+def title_keys(words: list[str], stems: list[str]) -> list[str]:
+    """The title keys the query may be: as typed, then with one word in a variant form (variants.py:
+    "generative adversarial networks" is also the title "Generative Adversarial Nets")."""
+    key = title_key(" ".join(words))
+    out = [key] if key else []
+    for i, stem in enumerate(stems):
+        for same in same_stems(stem):
+            for form in number_forms(same):
+                k = title_key(" ".join([*words[:i], form, *words[i + 1:]]))
+                if k and k not in out and len(out) < MAX_VARIANT_KEYS:
+                    out.append(k)
+    return out
 
 
 def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_all: list[str],
@@ -51,11 +72,15 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
             out.append(Part(Query.boost_query(q, w.phrase), most, frozenset(fixed)))
         else:   # loose: words dropped from the title still count as "the title"
             out.append(phrase(stems, w.phrase, w.phrase_slop))
-    key = title_key(" ".join(words))
-    n = df("title_key", key) if key else 0
-    if n:
-        out.append(Part(Query.boost_query(Query.term_query(schema, "title_key", key, "freq"), w.exact),
-                        bm25_max(w.exact, idf(n)), in_tier=True))
+    for k in title_keys(words, stems_all):       # as typed, or with a word's variant ("Nets")
+        n = df("title_key", k)
+        if n:
+            out.append(Part(Query.boost_query(Query.term_query(schema, "title_key", k, "freq"), w.exact),
+                            bm25_max(w.exact, idf(n)), in_tier=True))
+        n = df("title_head", k) if w.head else 0
+        if n:   # the query names the paper: "batch normalization" -> "Batch Normalization: ..."
+            out.append(Part(Query.const_score_query(Query.term_query(schema, "title_head", k), w.head),
+                            w.head, in_tier=True))
     if 2 <= len(words) <= 5:     # the query may be a person's name
         name = author_key(" ".join(words))
         n = df("author_key", name)

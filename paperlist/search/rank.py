@@ -44,6 +44,7 @@ from .negation import keeps_meaning
 from .proximity import proximity_parts
 from .query import ParsedQuery
 from .tiers import AUTHOR_TIER_MAX, TIER_MIN_MATCHES, Part, Tier, bm25_max, make_tier
+from .variants import number_forms, same_stems
 from .weights import DEFAULT_WEIGHTS, Weights
 
 MATCH_MODES = ("all", "most", "any")
@@ -141,10 +142,13 @@ class TextQueryBuilder:
         out: list[QTerm] = []
         for wi, text in enumerate(pq.words):
             toks = analyzers.word_tokens(text)
+            # a hyphenated word is one concept: "in-context" needs its "in" (a stop word alone),
+            # so that "in context" stays a pair of the title's words
+            joined = len(toks) > 1
             for ti, tok in enumerate(toks):
                 stem = analyzers.stem(tok)
                 last = pq.prefix_last and wi == len(pq.words) - 1 and ti == len(toks) - 1
-                out.append(QTerm(tok, stem, tok in analyzers.STOP_WORDS, last))
+                out.append(QTerm(tok, stem, tok in analyzers.STOP_WORDS and not joined, last))
         return out
 
     def build(self, pq: ParsedQuery, mode: str = "all") -> TextQuery:
@@ -244,6 +248,11 @@ class TextQueryBuilder:
         paper can match it."""
         w, s = self.w, self.schema
         branches, bonuses = self._word_branches(t.word, t.stem, 1.0)
+        for same in same_stems(t.stem):      # "networks" also finds "Nets" (variants.py)
+            more, more_bonuses = self._word_branches(same, same, 1.0, people=False)
+            branches += more
+            bonuses += more_bonuses
+            tq.stems.add(same)
         t.known = sum(df for _, df, _, _ in branches)
         t.verbatim = self._df("title_words", t.word) + self._df("authors", t.word)
         out = [q for q, _, _, _ in branches]
@@ -295,8 +304,8 @@ class TextQueryBuilder:
         adf, amost = next(((df, m) for q, df, m, f in branches if f == "authors"), (0, 0.0))
         return _Clause(t, anyfield, bonuses, most, adf, amost)
 
-    def _word_branches(self, word: str, stem: str,
-                       scale: float) -> tuple[list[tuple[Query, int, float, str]], list[Part]]:
+    def _word_branches(self, word: str, stem: str, scale: float,
+                       people: bool = True) -> tuple[list[tuple[Query, int, float, str]], list[Part]]:
         """Where a paper has the word: (weighted BM25 query, document frequency, most it can
         score, field) for the text and author names (a paper matches the word if it matches one), and
         the parts that only add score: BM25 in the title and keywords, a constant for the word in
@@ -306,7 +315,8 @@ class TextQueryBuilder:
         w, s = self.w, self.schema
         out: list[tuple[Query, int, float, str]] = []
         parts: list[Part] = []
-        for fname, term, weight in (("text", stem, w.text), ("authors", word, w.authors)):
+        fields = (("text", stem, w.text), ("authors", word, w.authors))
+        for fname, term, weight in fields if people else fields[:1]:
             df = self._df(fname, term)
             if df:
                 out.append((_bm25(s, fname, term, weight * scale), df,
@@ -324,10 +334,15 @@ class TextQueryBuilder:
         if df:
             parts.append(Part(_bm25(s, "keywords", stem, w.keywords * scale),
                               bm25_max(w.keywords * scale, self._idf(df))))
-        if w.title_word and self._df("title_words", word):
-            parts.append(Part(Query.const_score_query(Query.term_query(s, "title_words", word, "basic"),
-                                                      w.title_word * scale), w.title_word * scale, needs))
-        if w.first_author and self._df("first_author", word):
+        # the word as typed in the title, its singular or plural alike ("Diffusion Model" and
+        # "Diffusion Models" both have the query's "models")
+        forms = [x for x in number_forms(word) if self._df("title_words", x)] if w.title_word else []
+        if forms:
+            typed = (Query.term_query(s, "title_words", forms[0], "basic") if len(forms) == 1
+                     else Query.term_set_query(s, "title_words", forms))
+            parts.append(Part(Query.const_score_query(typed, w.title_word * scale), w.title_word * scale,
+                              needs))
+        if people and w.first_author and self._df("first_author", word):
             parts.append(Part(Query.const_score_query(Query.term_query(s, "first_author", word, "basic"),
                                                       w.first_author * scale), w.first_author * scale,
                               author=word))

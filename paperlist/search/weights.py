@@ -27,6 +27,7 @@ class Weights:
     phrase: float = 6.0           # the whole query is a phrase of the title
     phrase_slop: int = 3
     exact: float = 40.0           # the whole query is the title
+    head: float = 50.0            # the whole query is the title's head before a colon (a constant)
     author: float = 10.0          # the whole query is an author's name
     fuzzy_df: int = 1             # words in fewer papers than this also match spelling neighbours
     typo_df: int = 30             # words in fewer papers than this also match a common neighbour

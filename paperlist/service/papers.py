@@ -8,6 +8,7 @@ import re
 from urllib.parse import quote
 
 from .. import venues as venue_registry
+from .. import versions
 from ..citation import bibtex
 from ..models import LINK_KINDS, Paper
 from ..richtext import render_block, render_inline, render_markdown
@@ -21,6 +22,7 @@ from .reviews import review_place, review_scores
 from .types import (
     ExternalId,
     Link,
+    OtherVersion,
     PaperDetail,
     PaperFields,
     PaperSummary,
@@ -126,15 +128,30 @@ def paper_fields(p: Paper) -> PaperFields:
 def paper(home: Home, ref: str) -> PaperDetail:
     """One paper: its fields, their renderings, its topics, more by its authors, similar papers."""
     p = find_paper(home, ref)
-    more = summaries(home, home.store.same_author_ids(p.id, limit=12))
+    others = other_versions(home, p.id)
+    twins = {v["id"] for v in others}
+    more = summaries(home, [i for i in home.store.same_author_ids(p.id, limit=12 + len(twins))
+                            if i not in twins][:12])
     found, method = similar_papers(home.searcher, p, limit=10)
+    found = [(i, s) for i, s in found if i not in twins]
     return {
         **paper_fields(p),
         "title_html": render_inline(p.title), "abstract_html": render_block(p.abstract),
         "tldr_html": render_inline(p.tldr), "summary_zh_html": render_markdown(p.summary_zh),
-        "more_by_authors": more, "topics": paper_topics(home, p), "similar": _scored(home, found),
+        "more_by_authors": more, "versions": others, "topics": paper_topics(home, p),
+        "similar": _scored(home, found),
         "similar_method": method, "review_place": review_place(home, p),
     }
+
+
+def other_versions(home: Home, paper_id: str) -> list[OtherVersion]:
+    """The other versions of a paper's work (versions.py), the published one first."""
+    for work in versions.works(home.store.version_candidates(paper_id)):
+        if any(v.id == paper_id for v in work):
+            return [{"id": v.id, "href": paper_path(v.id), "venue": v.venue,
+                     "venue_short": venue_registry.get(v.venue).short, "year": v.year, "status": v.status,
+                     "published": i == 0} for i, v in enumerate(work) if v.id != paper_id]
+    return []
 
 
 def _scored(home: Home, found: list[tuple[str, float]]) -> list[SimilarPaper]:

@@ -11,13 +11,14 @@ from typing import Any
 
 from markupsafe import Markup
 
+from .. import venues as venue_registry
 from ..search import InvalidRequest, NoIndex
 from ..search.model import MAX_PER_PAGE, MAX_WINDOW, Hit, SearchRequest, SearchResult
 from .empty import why_empty
 from .errors import N_, BadRequest, Unavailable
 from .home import Home
 from .paths import API_ROOT, format_links, href, paper_path
-from .types import Facets, FacetValue, FormatLinks, SearchHit, SearchResponse
+from .types import Facets, FacetValue, FormatLinks, OtherVersion, SearchHit, SearchResponse
 
 DEFAULT_FACET_SIZE = 20
 _NOT_MARK = re.compile(r"<(?!/?mark>)")
@@ -52,7 +53,15 @@ def hit_data(h: Hit) -> SearchHit:
             "authors": [{"name": n, "key": k} for n, k in zip(h.authors, h.author_keys, strict=True)],
             "venue": h.venue, "venue_short": h.venue_short, "year": h.year, "status": h.status,
             "accepted": h.accepted, "track": h.track, "citations": h.citations,
-            "rating": h.rating, "snippet_html": str(only_marks(h.abstract_html)), "score": round(h.score, 4)}
+            "rating": h.rating, "snippet_html": str(only_marks(h.abstract_html)), "score": round(h.score, 4),
+            "versions": [other_version(v) for v in h.versions]}
+
+
+def other_version(v: dict[str, Any]) -> OtherVersion:
+    return {"id": v["id"], "href": paper_path(v["id"]), "venue": v["venue"],
+            "venue_short": venue_registry.get(v["venue"]).short, "year": int(v["year"]),
+            "status": v.get("status"),
+            "published": bool(v.get("published"))}
 
 
 def request_params(r: SearchRequest, **change: Any) -> list[tuple[str, Any]]:

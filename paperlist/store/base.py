@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # from-version -> SQL that upgrades a store to from-version + 1. Add a step whenever schema.sql
 # changes, and bump SCHEMA_VERSION; schema.sql always describes the newest version.
@@ -43,6 +43,8 @@ MIGRATIONS: dict[int, str] = {
     # A conference-year page counts its topics: without this index that scanned every paper's
     # topics (280 ms on the full corpus, the event loop blocked; 0.5 ms with it).
     5: """CREATE INDEX IF NOT EXISTS paper_topics_venue ON paper_topics(venue, year, topic);""",
+    # Versions of one work share the title hash after the id's dash (versions.work_key).
+    6: """CREATE INDEX IF NOT EXISTS papers_work ON papers(substr(id, instr(id, '-') + 1));""",
 }
 
 

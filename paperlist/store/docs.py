@@ -11,7 +11,10 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..versions import Version
 from .base import StoreBase
+
+_WORK = "substr(id, instr(id, '-') + 1)"        # versions.work_key, as the index papers_work has it
 
 
 @dataclass(slots=True)
@@ -34,6 +37,7 @@ class IndexDoc:
     keywords: list[str] = field(default_factory=list)
     primary_area: str | None = None
     topics: list[str] = field(default_factory=list)                 # topic slugs, main first
+    award: str | None = None
 
 
 class DocsMixin(StoreBase):
@@ -47,6 +51,41 @@ class DocsMixin(StoreBase):
         for pid, phash in self.db.execute("SELECT id, hash FROM papers ORDER BY id"):
             h.update(f"{pid}\x1f{phash}\x1e".encode())
         return h.hexdigest()
+
+    def version_candidates(self, paper_id: str | None = None) -> list[Version]:
+        """The papers whose work key (``versions.work_key``) another paper shares: of one paper's
+        key, or of every key (what the index needs to show each work once)."""
+        if paper_id is not None:
+            where, args = f"{_WORK} = substr(?, instr(?, '-') + 1)", [paper_id, paper_id]
+        else:
+            where, args = f"{_WORK} IN (SELECT {_WORK} FROM papers GROUP BY {_WORK} HAVING count(*) > 1)", []
+        rows = self.db.execute(f"SELECT id, venue, year, status, accepted, citations,"  # noqa: S608
+                               f" length(coalesce(title_plain, title)) FROM papers WHERE {where}",
+                               args).fetchall()
+        if len(rows) < 2:
+            return []
+        authors: dict[str, set[str]] = {r[0]: set() for r in rows}
+        ids = list(authors)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            for pid, key in self.db.execute(
+                    f"SELECT paper_id, author_key FROM paper_authors WHERE paper_id IN ({marks})", chunk):  # noqa: S608
+                authors[pid].add(key)
+        return [Version(r[0], r[1], int(r[2]), r[3], bool(r[4]), r[5], frozenset(authors[r[0]]),
+                        int(r[6] or 0)) for r in rows]
+
+    def abstracts(self, ids: list[str]) -> dict[str, str]:
+        """The plain abstracts of these papers (those that have one)."""
+        out: dict[str, str] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            for pid, text in self.db.execute(
+                    "SELECT id, coalesce(abstract_plain, abstract) FROM papers"  # noqa: S608
+                    f" WHERE id IN ({marks}) AND coalesce(abstract_plain, abstract) != ''", chunk):
+                out[pid] = text
+        return out
 
     def iter_sort_keys(self) -> Iterator[tuple[str, str | None, int, str, float | None]]:
         """(id, status, year, plain title, mean rating) of every paper, ordered by id: what global
@@ -70,7 +109,7 @@ class DocsMixin(StoreBase):
                 papers = self.db.execute(
                     "SELECT p.id, p.venue, p.family, p.year, p.title, coalesce(p.title_plain, p.title),"
                     " coalesce(p.abstract_plain, p.abstract), p.status, p.accepted, p.track, p.citations,"
-                    " p.primary_area, r.rating"
+                    " p.primary_area, r.rating, p.award"
                     " FROM papers p LEFT JOIN paper_reviews r ON r.paper_id = p.id ORDER BY p.id")
                 arow = authors.fetchone()
                 krow = keywords.fetchone()
@@ -80,7 +119,7 @@ class DocsMixin(StoreBase):
                     doc = IndexDoc(id=pid, venue=r[1], family=r[2], year=int(r[3]), title=r[4],
                                    title_plain=r[5], abstract_plain=r[6] or "", status=r[7],
                                    accepted=bool(r[8]), track=r[9], citations=r[10], primary_area=r[11],
-                                   rating=r[12])
+                                   rating=r[12], award=r[13] or None)
                     # Children rows of papers that no longer exist sort before pid: skip them.
                     while arow is not None and arow[0] <= pid:
                         if arow[0] == pid:

@@ -169,6 +169,7 @@ CREATE TABLE IF NOT EXISTS paper_topics (
     PRIMARY KEY (paper_id, topic)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS paper_topics_topic ON paper_topics(topic, year, venue);
+CREATE INDEX IF NOT EXISTS papers_work ON papers(substr(id, instr(id, '-') + 1));  -- versions.work_key
 CREATE INDEX IF NOT EXISTS paper_topics_venue ON paper_topics(venue, year, topic);   -- a venue-year's topics
 
 -- Review scores of a paper, from the one source merge chose (provenance "review"). Written with the

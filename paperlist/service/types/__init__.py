@@ -13,7 +13,7 @@ from .authors import AuthorDetail, AuthorGroup, AuthorVenue, Coauthor
 from .common import AuthorRef, ExternalId, FormatLinks, Link, Pagination, PaperAuthor, PaperSummary, VenueRef
 from .papers import PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
 from .reviews import ConferenceStats, ReviewPlace, ReviewScores
-from .search import EmptyReason, Facets, FacetValue, SearchHit, SearchQuery, SearchResponse
+from .search import EmptyReason, Facets, FacetValue, OtherVersion, SearchHit, SearchQuery, SearchResponse
 from .topics import (
     TopicArea,
     TopicDetail,
@@ -68,6 +68,7 @@ __all__ = [
     "PaperSummary",
     "PaperVenue",
     "EmptyReason",
+    "OtherVersion",
     "SearchHit",
     "SearchQuery",
     "SearchResponse",

@@ -6,6 +6,7 @@ from typing import TypedDict
 
 from .common import ExternalId, Link, PaperAuthor, PaperSummary
 from .reviews import ReviewPlace, ReviewScores
+from .search import OtherVersion
 from .topics import TopicRef
 
 
@@ -60,6 +61,7 @@ class PaperDetail(PaperFields):
     tldr_html: str
     summary_zh_html: str
     more_by_authors: list[PaperSummary]
+    versions: list[OtherVersion]     # the work's other versions (versions.py), published first
     topics: list[TopicRef]
     similar: list[SimilarPaper]
     similar_method: str

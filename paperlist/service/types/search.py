@@ -8,6 +8,16 @@ from ...search.model import Interpreted
 from .common import AuthorRef, FormatLinks
 
 
+class OtherVersion(TypedDict):
+    id: str
+    href: str
+    venue: str
+    venue_short: str
+    year: int
+    status: str | None
+    published: bool                  # the work's published version (the one searches show)
+
+
 class SearchHit(TypedDict):
     id: str
     href: str
@@ -24,6 +34,7 @@ class SearchHit(TypedDict):
     rating: float | None             # mean review rating, None when no source gives reviews
     snippet_html: str
     score: float
+    versions: list[OtherVersion]     # the work's other versions (versions.py), newest first
 
 
 class FacetValue(TypedDict):

@@ -6,6 +6,7 @@ from pydantic import Field
 
 from .common import ExternalId, Link, Model, PaperAuthor, PaperSummary, VenueRef
 from .reviews import ReviewPlace, ReviewScores
+from .search import OtherVersion
 from .topics import TopicRef
 
 
@@ -50,6 +51,9 @@ class Paper(Model):
     bib_href: str = Field(description="The BibTeX entry as a file.")
     sources: list[str] = Field(description="The source kinds that list the paper (papercopilot, acl …).")
     more_by_authors: list[PaperSummary] = Field(description="Other papers by the same authors.")
+    versions: list[OtherVersion] = Field(default_factory=list, description=(
+        "Other versions of this work (same title, a shared author, at most 3 years apart), the "
+        "published version first: the one searches show and exports cite."))
     topics: list[TopicRef] = Field(default_factory=list, description="The paper's topics, main topic first.")
     similar: list[SimilarPaper] = Field(default_factory=list,
                                         description="Similar papers (see /papers/{id}/similar).")

@@ -25,6 +25,18 @@ class SearchQuery(Model):
     per_page: int
 
 
+class OtherVersion(Model):
+    """Another version of the same work: a submission, a workshop paper, a journal version."""
+
+    id: str
+    href: str
+    venue: str
+    venue_short: str
+    year: int
+    status: str | None
+    published: bool = Field(description="This is the work's published version (the one searches show).")
+
+
 class SearchHit(PaperBrief):
     """A paper a search found."""
 
@@ -32,6 +44,9 @@ class SearchHit(PaperBrief):
     snippet_html: str = Field(description="A passage of the abstract, HTML-escaped, matches in <mark>; "
                                           "may be empty.")
     score: float = Field(description="Relevance score (0 for sorts other than relevance).")
+    versions: list[OtherVersion] = Field(default_factory=list, description=(
+        "The work's other versions (same title, a shared author, at most 3 years apart). A search "
+        "without filters shows each work once, as its published version; filters find every version."))
 
 
 class FacetValue(Model):
