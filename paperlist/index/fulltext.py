@@ -27,7 +27,7 @@ from ..text import title_key
 from . import analyzers, generations, mentions
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
-INDEX_VERSION = 12             # 12: versions of one work (secondary, work, versions)
+INDEX_VERSION = 13             # 13: versions of one work, importance in the prior (indexed), title heads
 INFO_FILE = "paperlist.json"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
@@ -94,6 +94,9 @@ def prior(year: int, accepted: bool, venue: str, citations: int | None = None, s
 
 
 MAX_PRIOR = recency(2100) + PRIOR_MAIN + PRIOR_CITED + max(PRIOR_STATUS.values())
+# Papers with a larger prior (importance) join every tier of a broad query, so the tier bound of
+# the papers outside needs only this prior's factor (x1.10), not MAX_PRIOR's (x1.37).
+TIER_PRIOR = 0.1
 
 
 def schema() -> tantivy.Schema:
@@ -128,7 +131,9 @@ def schema() -> tantivy.Schema:
     # mean review rating: only rated papers have a value (a range never matches an unrated one)
     sb.add_float_field("rating", indexed=True, fast=True)
     sb.add_integer_field("rating_rank", fast=True)                # highest mean first, unrated last
-    sb.add_float_field("prior", fast=True)                        # accepted and newer papers first: prior()
+    # accepted, important and newer papers first: prior(); indexed, so that the papers above
+    # TIER_PRIOR can join a broad query's tier (search/tiers.py)
+    sb.add_float_field("prior", fast=True, indexed=True)
     # versions of one work (versions.py): every version has the published one's id; the others
     # are ``secondary`` (left out of unfiltered searches, which show the work once)
     sb.add_text_field("work", tokenizer_name="raw", index_option="basic")

@@ -41,6 +41,7 @@ from .rank import TextQuery, TextQueryBuilder
 from .request import check_request, merge_filters, request_filters
 from .similar import distinctive_terms
 from .suggest import Suggester
+from .tiers import important_papers
 from .weights import DEFAULT_WEIGHTS, Weights
 
 
@@ -129,8 +130,10 @@ class Searcher:
                                     {"v": {"terms": {"field": "venue", "size": 10_000}}})
         keys = frozenset(b["key"] for b in venues["v"]["buckets"])
         suggester = Suggester(searcher)
+        version = int(str(fulltext.generation_info(self.root / name).get("version", 0)))
         builder = TextQueryBuilder(index, searcher, self.weights, corrector=suggester.correct,
-                                   completer=suggester.completions)
+                                   completer=suggester.completions,
+                                   important=important_papers(index.schema) if version >= 13 else None)
         return _Generation(name, index, searcher, builder, keys, suggester, secondary_versions(index.schema))
 
     def _generation(self) -> _Generation:

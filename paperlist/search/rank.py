@@ -105,8 +105,10 @@ class TextQueryBuilder:
 
     def __init__(self, index: tantivy.Index, searcher: tantivy.Searcher, weights: Weights = DEFAULT_WEIGHTS,
                  corrector: Callable[[str], str | None] | None = None,
-                 completer: Callable[[str, str, int], list[tuple[str, int]]] | None = None) -> None:
+                 completer: Callable[[str, str, int], list[tuple[str, int]]] | None = None,
+                 important: tantivy.Query | None = None) -> None:
         self.schema = index.schema
+        self.important = important            # tiers.important_papers, when the index has it
         self.corrector = corrector
         # (field, prefix, limit) -> the most frequent terms with that prefix
         self.completer = completer or (lambda f, p, n: searcher.terms_with_prefix(f, p, limit=n))
@@ -241,7 +243,8 @@ class TextQueryBuilder:
                 must -= c.author_most
                 rare.add(c.term.word)
         parts = [replace(p, in_tier=True) if p.author in rare else p for p in parts]
-        return make_tier(self.schema, [c.term.stem for c in clauses], must, parts, alternatives)
+        return make_tier(self.schema, [c.term.stem for c in clauses], must, parts, alternatives,
+                         self.important)
 
     def _term_clause(self, t: QTerm, tq: TextQuery) -> _Clause | None:
         """The word in any field (with typo and prefix variants), and its bonuses; None if no
@@ -338,8 +341,11 @@ class TextQueryBuilder:
         # "Diffusion Models" both have the query's "models")
         forms = [x for x in number_forms(word) if self._df("title_words", x)] if w.title_word else []
         if forms:
+            # (a boolean of terms, not a term set: tantivy makes a term set a bitset of every
+            # paper with the words, 0.4 ms a query for "model"/"models")
             typed = (Query.term_query(s, "title_words", forms[0], "basic") if len(forms) == 1
-                     else Query.term_set_query(s, "title_words", forms))
+                     else Query.boolean_query([(Occur.Should, Query.term_query(s, "title_words", f, "basic"))
+                                               for f in forms]))
             parts.append(Part(Query.const_score_query(typed, w.title_word * scale), w.title_word * scale,
                               needs))
         if people and w.first_author and self._df("first_author", word):

@@ -26,13 +26,15 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import tantivy
-from tantivy import Occur, Query
+from tantivy import FieldType, Occur, Query
 
-from ..index.fulltext import MAX_PRIOR
+from ..index.fulltext import MAX_PRIOR, TIER_PRIOR
 
 BM25_K1 = 1.2                    # tantivy's constants (tantivy::query::bm25)
 BM25_CAP = 1 + BM25_K1           # idf * tf * (k1 + 1) / (tf + k1 * norm) < idf * (k1 + 1)
 MAX_FACTOR = math.log2(2 + MAX_PRIOR)   # the largest factor ``weight_by_field`` applies (the prior)
+# the largest for a paper outside a tier: the papers with a larger prior are in every tier
+OUTSIDE_FACTOR = math.log2(2 + TIER_PRIOR)
 SAFETY = 1.001                   # tantivy sums float32 scores; these bounds are float64
 TIER_MIN_MATCHES = 1500          # below this many matches, ranking them all is cheaper than trying
 AUTHOR_TIER_MAX = 2000           # a query word in fewer author names than this: those papers join the tier
@@ -62,15 +64,26 @@ def bm25_max(boost: float, idf: float) -> float:
     return boost * BM25_CAP * idf
 
 
+def important_papers(schema: tantivy.Schema) -> Query:
+    """The papers whose prior is above TIER_PRIOR (an index that indexes ``prior``: version 13+)."""
+    return Query.range_query(schema, "prior", FieldType.Float, TIER_PRIOR, None)
+
+
 def make_tier(schema: tantivy.Schema, stems: list[str], must_max: float, parts: list[Part],
-              alternatives: list[Query]) -> list[Tier]:
+              alternatives: list[Query], important: Query | None = None) -> list[Tier]:
     """The tier levels for a query whose every word (``stems``, its content words) is required.
 
     ``must_max``: the most the required clauses can score together; ``parts``: the optional
-    parts; ``alternatives``: queries whose papers join every level (their parts are ``in_tier``)."""
+    parts; ``alternatives``: queries whose papers join every level (their parts are ``in_tier``);
+    ``important``: the papers whose prior is above TIER_PRIOR, which join every level too, so the
+    bound of the papers outside can use OUTSIDE_FACTOR (None: MAX_FACTOR)."""
     stems = list(dict.fromkeys(stems))
     if not stems:
         return []
+    factor = MAX_FACTOR
+    if important is not None:      # the important papers join every level
+        alternatives = [*alternatives, important]
+        factor = OUTSIDE_FACTOR
     outside = [p for p in parts if not p.in_tier]
     total = must_max + sum(p.max for p in outside)
     title = [(Occur.Should, Query.term_query(schema, "title", s, "basic")) for s in stems]
@@ -85,5 +98,5 @@ def make_tier(schema: tantivy.Schema, stems: list[str], must_max: float, parts: 
                 Query.boolean_query(title, minimum_number_should_match=len(stems) - k))
         if alternatives:
             tier = Query.boolean_query([(Occur.Should, q) for q in (tier, *alternatives)])
-        levels.append(Tier(Query.const_score_query(tier, 0.0), (total - removal) * MAX_FACTOR * SAFETY))
+        levels.append(Tier(Query.const_score_query(tier, 0.0), (total - removal) * factor * SAFETY))
     return levels
