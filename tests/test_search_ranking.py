@@ -90,3 +90,19 @@ def test_a_rare_word_that_is_an_authors_name_is_not_a_typo(searcher: Searcher) -
     res = searcher.search(SearchRequest(q="Frew tracking using", per_page=3))
     assert res.hits[0].title == "Cooperative Target Tracking Using Unmanned Aircraft"
     assert "frew" not in res.interpreted.get("corrected", {})
+
+
+def test_the_stemmer_keeps_the_alize_family_apart_from_unrelated_words() -> None:
+    """Issue 18: "personalization" stemmed to "person" (person re-identification answered model
+    personalization), "localization" to "local", "normalization" to "normal"."""
+    from paperlist.index import analyzers
+
+    for family, other in [(("personalization", "personalized", "Personalize", "personalisation"), "person"),
+                          (("localization", "localize", "localized"), "local"),
+                          (("normalization", "normalized", "normalizing"), "normal"),
+                          (("visualization", "visualize"), "visual")]:
+        stems = {analyzers.stem(w) for w in family}
+        assert len(stems) == 1 and analyzers.stem(other) not in stems, (family, stems)
+    assert analyzers.stem("networks") == "network" and analyzers.stem("realized") != analyzers.stem("real")
+    assert analyzers.en_tokens("Model Personalization for Person Search") == \
+        ["model", "personalizat", "for", "person", "search"]

@@ -15,6 +15,7 @@ query side decides when to ignore them.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import tantivy
@@ -46,10 +47,27 @@ def register(index: tantivy.Index) -> None:
     index.register_tokenizer("words", words())
 
 
+# The English stemmer merges the -alize family with unrelated words: "personalization" and
+# "person", "localization" and "local", "normalization" and "normal", "visualization" and
+# "visual". Such words are rewritten before stemming, in the index's stemmed fields and in queries
+# alike, to a form of their own that the family shares ("personalized" -> "personalizat").
+_ALIZE = re.compile(r"\b([^\W\d_]{2,}al)i[sz](?:e|es|ed|ing|ation|ations|er|ers)\b", re.IGNORECASE)
+
+
+def protect(text: str) -> str:
+    """``text`` with the words the stemmer would merge wrongly rewritten (see _ALIZE)."""
+    return _ALIZE.sub(r"\1izat", text) if "ali" in text.lower() else text
+
+
+def en_tokens(text: str) -> list[str]:
+    """``en`` tokens of a text, as the index's stemmed fields have them."""
+    return en().analyze(protect(text))
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The ``en`` form of one word ("Networks" -> "network"); "" when it has no token."""
-    toks = en().analyze(word)
+    toks = en_tokens(word)
     return toks[0] if toks else ""
 
 

@@ -27,7 +27,7 @@ from ..text import title_key
 from . import analyzers, generations, mentions
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
-INDEX_VERSION = 13             # 13: versions of one work, importance in the prior (indexed), title heads
+INDEX_VERSION = 14             # 14: -alize words kept apart (analyzers.protect); 13: versions, importance
 INFO_FILE = "paperlist.json"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
@@ -336,7 +336,7 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
     title = d.title_plain or d.title
     doc = tantivy.Document()
     doc.add_text("id", d.id)
-    doc.add_text("title", title)
+    doc.add_text("title", analyzers.protect(title))
     doc.add_text("title_words", title)
     doc.add_text("title_key", title_key(title))
     head = title_head(title)
@@ -349,17 +349,18 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
         if i == 0:
             doc.add_text("first_author", text)
             doc.add_text("first_surname", name.rsplit(None, 1)[-1] if name.strip() else "")
-    doc.add_text("text", title)
+    doc.add_text("text", analyzers.protect(title))
     for kw in d.keywords:
-        doc.add_text("keywords", kw)
-        doc.add_text("text", kw)
+        doc.add_text("keywords", analyzers.protect(kw))
+        doc.add_text("text", analyzers.protect(kw))
     if d.primary_area:
-        doc.add_text("keywords", d.primary_area)
-        doc.add_text("text", d.primary_area)
+        doc.add_text("keywords", analyzers.protect(d.primary_area))
+        doc.add_text("text", analyzers.protect(d.primary_area))
     if d.abstract_plain:
-        doc.add_text("text", d.abstract_plain)
+        doc.add_text("text", analyzers.protect(d.abstract_plain))
     elif work is not None and work.borrowed_abstract:
-        doc.add_text("text", work.borrowed_abstract)      # the published version is found by it
+        # the published version is found by its submission's abstract
+        doc.add_text("text", analyzers.protect(work.borrowed_abstract))
     if work is not None:
         doc.add_text("work", work.published)
         doc.add_boolean("secondary", work.published != d.id)

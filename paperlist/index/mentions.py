@@ -71,9 +71,9 @@ def novelty(papers: Iterable[tuple[str, int, str, str | None]], workdir: Path,
         years: list[int] = []
         for pid, year, title, abstract in papers:
             doc = tantivy.Document()
-            doc.add_text("text", title)
+            doc.add_text("text", analyzers.protect(title))
             if abstract:
-                doc.add_text("text", abstract)
+                doc.add_text("text", analyzers.protect(abstract))
             doc.add_integer("year", year)
             writer.add_document(doc)
             years.append(year)

@@ -23,7 +23,7 @@ def distinctive_terms(title: str, keywords: list[str], abstract: str | None, df:
     word itself so that the same paper always gets the same query; the boost is 1 + log(tf)."""
     tf: dict[str, float] = {}
     for text, w in ((title, TITLE_TF), (" ; ".join(keywords), TITLE_TF), (abstract or "", 1.0)):
-        for t in analyzers.en().analyze(text) if text else ():
+        for t in analyzers.en_tokens(text) if text else ():
             if len(t) >= 3 and not t.isdigit():
                 tf[t] = tf.get(t, 0.0) + w
     scored = []
