@@ -63,6 +63,13 @@ class ReadMixin(StoreBase):
             "SELECT DISTINCT paper_id FROM records WHERE key=? AND paper_id IS NOT NULL ORDER BY paper_id",
             (ref,))]
 
+    def papers_with_id(self, kind: str, value: str) -> list[str]:
+        """Paper ids carrying one external id (doi, arxiv, openreview, acl): an index lookup, as
+        it is as typed or lower-cased."""
+        return [r[0] for r in self.db.execute(
+            "SELECT DISTINCT paper_id FROM paper_ids WHERE kind=? AND value IN (?, ?) ORDER BY paper_id",
+            (kind, value.strip(), value.strip().lower()))]
+
     def _paper(self, row: sqlite3.Row, authors: list[Author] | None = None,
                links: list[tuple[str, str]] | None = None, keywords: list[str] | None = None) -> Paper:
         """A Paper from its row; children not given are read here."""
