@@ -150,21 +150,41 @@ def author_agreement(cited: list[str], paper: list[str]) -> float | None:
     return found / len(fams)
 
 
+_VENUE_STOP = frozenset("conference annual international meeting proceedings of the on in for and journal "
+                        "ieee cvf acm joint workshop workshops track".split())
+_ABBREV = {"acl": "association computational linguistics", "nips": "neural information processing systems",
+           "j": "journal", "proc": "proceedings", "conf": "conference", "int": "international",
+           "intl": "international", "annu": "annual", "trans": "transactions", "assoc": "association"}
+
+
+def _venue_words(s: str) -> list[str]:
+    words = re.findall(r"[a-z0-9]+", fold(s).lower())
+    out: list[str] = []
+    for w in words:
+        out.extend(_ABBREV.get(w, w).split())
+    return [w for w in out if w not in _VENUE_STOP]
+
+
 def venue_agreement(cited_venue: str, venue_key: str) -> bool | None:
-    """Whether the cited venue names the paper's venue (short name, full name or alias); None when
-    the citation names none."""
+    """Whether the cited venue names the paper's venue: its short name or an alias as a word, or
+    most of its name's words (abbreviations such as "Mach. Learn. Res." count); None when the
+    citation names no venue or only a preprint server."""
     text = fold(cited_venue).lower()
     if not text.strip():
         return None
     v = venues.get(venue_key)
-    names = [v.short, v.name, *v.aliases]
-    if v.parent:
-        names.append(venues.get(v.parent).short)
+    names = [v.short, *v.aliases] + ([venues.get(v.parent).short] if v.parent else [])
     for name in names:
         n = fold(name).lower().strip()
         if len(n) >= 3 and re.search(r"(?<![a-z])" + re.escape(n) + r"(?![a-z])", text):
             return True
-    if "arxiv" in text or "corr" in text.split():
+    cited = _venue_words(text)
+    wanted = _venue_words(re.sub(r"\(.*?\)", "", v.name))
+    if wanted and cited:
+        found = sum(1 for w in wanted if any(c == w or (len(c) >= 3 and w.startswith(c)) for c in cited))
+        if found / len(wanted) >= 0.75 and found >= min(2, len(wanted)):
+            return True
+    if "arxiv" in text or "corr" in text.split() or "preprint" in text:
         return None                       # a preprint says nothing about where it was published
     return False
 

@@ -27,7 +27,7 @@ _APA = re.compile(r"^(?P<a>.{2,600}?)\s*\((?P<y>(?:19|20)\d\d)[a-z]?(?:,[^)]{0,3
 _ACL = re.compile(r"^(?P<a>.{2,600}?)[.,]\s*(?P<y>(?:19|20)\d\d)[a-z]?\.\s+(?P<rest>.+)$")
 _LNCS = re.compile(r"^(?P<a>[^:]{2,600}?):\s+(?P<rest>.+)$")
 _IN = re.compile(r"^(?:In:?|in:?)\s+", re.UNICODE)
-_ETAL = re.compile(r"\bet\s+al\.?", re.IGNORECASE)
+_ETAL = re.compile(r"\bet\s*al\b\.?", re.IGNORECASE)
 # A sentence ends at ". " unless the period closes an initial ("J. Smith") or a short abbreviation.
 _SENTENCE_END = re.compile(r"(?<=[^\s.]{2}[.?!])\s+|(?<=[\d)][.?!])\s+")
 _ABBREV_END = re.compile(r"(?:\b(?:Proc|Conf|Int|Intl|Vol|No|pp|Trans|Assoc|Comput|Ling|Annu|Mach|Learn|"
@@ -114,7 +114,7 @@ def _year_in(s: str) -> int | None:
 
 def sentences(s: str) -> list[str]:
     """The sentences of a reference: split after ". " except after initials and abbreviations."""
-    s = _ETAL.sub("et al", s)
+    s = _ETAL.sub("etal.", s)             # "Smith et al. Title …": a sentence ends after "et al."
     out: list[str] = []
     start = 0
     for m in _SENTENCE_END.finditer(s):
@@ -148,8 +148,8 @@ def _looks_like_authors(s: str) -> bool:
     words = [w.strip(",;") for w in s.split() if w.strip(",;")]
     if not words:
         return False
-    named = sum(1 for w in words if _NAME_TOKEN.match(w) or not w.isascii())
-    joined = "," in s or " and " in s or "&" in s or "et al" in s or len(words) <= 4
+    named = sum(1 for w in words if _NAME_TOKEN.match(w) or not w.isascii() or w in ("etal", "etal."))
+    joined = "," in s or " and " in s or "&" in s or "etal" in s or "et al" in s or len(words) <= 4
     return named / len(words) >= 0.8 and joined
 
 

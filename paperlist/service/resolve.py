@@ -181,9 +181,10 @@ def resolve(home: Home, text: str) -> ResolveReport:
             if paper is not None:
                 out.append(keys.entry(paper))
             continue
-        if paper is None or cite is None or not paper.accepted:
-            continue                # a rejected submission is no published version: left as written
-        same_venue = entry["paper"] is not None and entry["paper"]["venue_agrees"] is True
+        got = entry["paper"]
+        if paper is None or got is None or cite is None or not paper.accepted or got["venue_agrees"] is False:
+            continue    # a rejected submission, or the work at another venue than cited: left as written
+        same_venue = got["venue_agrees"] is True
         text_out, changed = published(blk, bibtex(paper), same_venue)
         entry["changed"] = changed
         entry["rewritten"] = True

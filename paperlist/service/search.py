@@ -12,9 +12,9 @@ from typing import Any
 from markupsafe import Markup
 
 from .. import venues as venue_registry
+from ..refs import parse_citation
 from ..search import InvalidRequest, NoIndex
 from ..search.model import MAX_PER_PAGE, MAX_WINDOW, Hit, SearchRequest, SearchResult
-from ..refs import parse_citation
 from .cited import cited_search
 from .empty import why_empty
 from .errors import N_, BadRequest, Unavailable
