@@ -180,7 +180,8 @@ def test_resolve_bibliography_over_the_protocol(answers: dict[str, Any], web_sto
     assert not r.is_error, r
     d = r.structured_content
     by_key = {e["key"]: e for e in d["entries"]}
-    assert by_key["mine"]["status"] == "matched" and by_key["mine"]["paper"]["id"] == paper_id(web_store, "know")
+    assert by_key["mine"]["status"] == "matched"
+    assert by_key["mine"]["paper"]["id"] == paper_id(web_store, "know")
     assert by_key["other"]["status"] == "not_found"
     assert d["counts"]["matched"] == 1 and d["counts"]["errors"] == 1
     assert "@inproceedings{mine," in d["bibtex"]

@@ -21,6 +21,7 @@ from .parse import Citation, find_ids, latex_plain
 logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]+)\s*,")
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 
 
@@ -60,7 +61,9 @@ def read_bib(text: str) -> list[BibBlock]:
             out.append(BibBlock(raw=raw, key=b.key, error=f"the key {b.key!r} is used twice", line=line))
         elif isinstance(b, ParsingFailedBlock):
             head = raw.strip().splitlines()[0][:80] if raw.strip() else ""
-            out.append(BibBlock(raw=raw, error=f"not valid BibTeX: {head}", line=line))
+            m = _KEY.match(raw.strip())
+            out.append(BibBlock(raw=raw, key=m.group(1) if m else "", error=f"not valid BibTeX: {head}",
+                                line=line))
         elif isinstance(b, Entry):
             out.append(BibBlock(raw=raw, key=b.key, entry_type=b.entry_type,
                                 fields=[(f.key, str(f.value)) for f in b.fields], line=line))

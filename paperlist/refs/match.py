@@ -217,7 +217,10 @@ def verdict(c: Citation, cands: list[Candidate]) -> tuple[str, list[tuple[Candid
         near = [(p, e) for p, e in ranks if e.title >= TITLE_LOOSE]
         return ("ambiguous", near[:5]) if near and near[0][1].title >= TITLE_SAME else ("not_found", near[:3])
     best = ok[0]
-    ties = [(p, e) for p, e in ok[1:] if best[1].score - e.score < TIE]
+    # a year alone does not tell two papers of one title apart: the authors or the venue must
+    unproven = best[1].authors is None and best[1].venue is not True
+    ties = [(p, e) for p, e in ok[1:] if best[1].score - e.score < TIE
+            or (unproven and e.title >= TITLE_SAME and p.id != best[0].id)]
     if ties:
         return "ambiguous", [best, *ties][:5]
     return "matched", [best]

@@ -75,7 +75,7 @@ def parse_reference(text: str) -> Citation | None:
     ids = find_ids(s)
     s_noid = re.sub(r"\s*(?:https?://|doi:|arXiv:)\S+", "", s, flags=re.IGNORECASE).strip()
     q = _QUOTED.search(s_noid)
-    if q:                                           # IEEE and other quoted titles
+    if q and _looks_like_authors(s_noid[:q.start()]):   # IEEE and other quoted titles
         title = q.group("t").strip(" ,.")
         authors = _authors(s_noid[:q.start()])
         venue = _IN.sub("", s_noid[q.end():].strip(" ,.")).strip()

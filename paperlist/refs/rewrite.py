@@ -10,6 +10,8 @@ changes, so an upgraded preprint does not keep ``journal = {arXiv preprint …}`
 
 from __future__ import annotations
 
+import re
+
 from .bib import BibBlock, entry_fields, value_plain, write_entry
 from .match import author_agreement, title_key
 
@@ -17,8 +19,9 @@ from .match import author_agreement, title_key
 VENUE_FIELDS = frozenset({
     "journal", "booktitle", "howpublished", "series", "volume", "number", "pages", "publisher", "address",
     "organization", "school", "institution", "eprinttype", "archiveprefix", "primaryclass", "eprint", "month",
-    "edition", "chapter", "location", "venue", "editor", "doi", "url", "issn", "isbn", "numpages", "note",
+    "edition", "chapter", "location", "venue", "editor", "doi", "url", "issn", "isbn", "numpages",
     "type", "year", "date", "journaltitle", "eventtitle", "urldate"})
+_PREPRINT = re.compile(r"arxiv|preprint|\bcorr\b|under review|submitted", re.IGNORECASE)
 # Of those, the ones kept from the user when the venue is the same and the published entry lacks them.
 SAME_VENUE_KEEP = frozenset({"address", "editor", "month", "publisher", "series", "isbn", "issn", "location",
                              "pages", "volume", "number", "numpages", "organization", "note", "urldate"})
@@ -47,6 +50,8 @@ def published(block: BibBlock, paper_bibtex: str, same_venue: bool) -> tuple[str
             continue
         if low in VENUE_FIELDS and not (same_venue and low in SAME_VENUE_KEEP):
             continue
+        if low == "note" and _PREPRINT.search(value) and not same_venue:
+            continue                           # "arXiv preprint …": the published version replaces it
         out.append((name, value))
     now = {k.lower(): v for k, v in out}
     changed = sorted(k for k in set(now) | set(mine) if now.get(k) != mine.get(k, ("", None))[1])

@@ -116,13 +116,13 @@ async def resolve_page(request: Request) -> Response:
         return await page("resolve.html", lambda r: build_resolve(ctx(r)))(request)
     text = ""
     try:
-        form = await request.form(max_files=1, max_fields=10, max_part_size=MAX_BYTES + 1)
-        upload = form.get("file")
-        if isinstance(upload, UploadFile) and upload.filename:
-            text = decode_upload(await upload.read(MAX_BYTES + 1))
-        else:
-            pasted = form.get("text")
-            text = decode_upload((pasted if isinstance(pasted, str) else "").encode())
+        async with request.form(max_files=1, max_fields=10, max_part_size=MAX_BYTES + 1) as form:
+            upload = form.get("file")
+            if isinstance(upload, UploadFile) and upload.filename:
+                text = decode_upload(await upload.read(MAX_BYTES + 1))
+            else:
+                pasted = form.get("text")
+                text = decode_upload((pasted if isinstance(pasted, str) else "").encode())
         data = build_resolve(ctx(request), text)
     except ServiceError as e:
         data = build_resolve(ctx(request)) | {"text": text, "error": e.message, "error_detail": e.detail}
