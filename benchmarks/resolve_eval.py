@@ -14,7 +14,12 @@ resolved (``strip_ids``), so the resolver must find the paper from the text alon
    entries, how many are matched to their paper (recall); of every entry rewritten, how many with
    the truth paper (precision; rewrites of entries without truth are listed for a person to check).
 
-    .venv/bin/python benchmarks/resolve_eval.py --home /tmp/h22 [FILE.bib ...] [--failures]
+3. ``--sample N`` (a check of precision at scale, not on researchers' files): N papers drawn from
+   the store, each cited as a user would (its BibTeX, ids, URL and pages removed, title
+   lower-cased, in one of the reference styles for the search); truth is the paper drawn, or a
+   paper with the same title and first author (a twin the text cannot tell apart).
+
+    .venv/bin/python benchmarks/resolve_eval.py --home /tmp/h22 [FILE.bib ...] [--failures] [--sample 1000]
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from paperlist.service.resolve import resolve
 from paperlist.service.search import run_search
 
 ID_FIELDS = {"doi", "url", "eprint", "archiveprefix", "primaryclass", "biburl", "bibsource", "pdf", "arxivid"}
+LINE_SAMPLE = 400           # sampled papers also pasted as reference lines (5 styles) and titles
+FAILURES = "--failures" in sys.argv
 DEFAULT_BIBS = sorted(glob.glob(str(Path(__file__).resolve().parents[2] / "shared/data/bib/*.bib")))
 
 
@@ -97,10 +104,14 @@ def main() -> None:
     ap.add_argument("bibs", nargs="*", default=DEFAULT_BIBS)
     ap.add_argument("--home", required=True)
     ap.add_argument("--failures", action="store_true", help="print every miss")
+    ap.add_argument("--sample", type=int, default=0, help="also N papers drawn from the store")
+    ap.add_argument("--seed", type=int, default=19)
     args = ap.parse_args()
     if not args.bibs:
         sys.exit("no .bib files given (and none in ../shared/data/bib)")
     home = Home(args.home)
+    if args.sample:
+        sample_check(home, args.sample, args.seed)
     lines_hit: dict[str, list[int]] = {}
     for path in args.bibs:
         text = Path(path).read_text(encoding="utf-8")
@@ -167,6 +178,58 @@ def main() -> None:
                 e = entries[k]
                 if not (e["paper"] and e["paper"]["id"] == pid):
                     print(f"  NOT MATCHED {k} [{e['status']}]: {e['title'][:80]!r} (truth {pid})")
+
+
+def sample_check(home: Home, n: int, seed: int) -> None:
+    import random
+
+    from paperlist.citation import bibtex
+
+    ids = [r[0] for r in home.store.db.execute("SELECT id FROM papers WHERE accepted = 1 ORDER BY id")]
+    papers = home.store.get_papers(random.Random(seed).sample(ids, n))
+    blocks = []
+    for i, p in enumerate(papers):
+        [b] = [x for x in read_bib(bibtex(p)) if x.is_entry]
+        fields = [(k, v.lower() if k.lower() == "title" else v) for k, v in b.fields
+                  if k.lower() not in ID_FIELDS | {"pages", "volume", "number"}]
+        blocks.append(BibBlock(raw=write_entry(b.entry_type, f"ref{i}", fields), key=f"ref{i}",
+                               entry_type=b.entry_type, fields=fields))
+    report = resolve(home, "\n\n".join(b.raw for b in blocks))
+    truth = {f"ref{i}": p for i, p in enumerate(papers)}
+    got = {e["key"]: e["paper"]["id"] for e in report["entries"] if e["paper"]}
+    twins = {p.id for p in home.store.get_papers(sorted(set(got.values())))}
+    by_id = {p.id: p for p in home.store.get_papers(sorted(twins))}
+
+    def right(key: str) -> bool:
+        p, q = truth[key], by_id.get(got[key])
+        return q is not None and (q.id == p.id or (
+            title_key(q.title_plain) == title_key(p.title_plain)
+            and family_names([a.name for a in q.authors[:1]]) == family_names([a.name for a in p.authors[:1]])))
+
+    rewritten = [e["key"] for e in report["entries"] if e["rewritten"]]
+    ok = sum(1 for k in got if right(k))
+    ok_rw = sum(1 for k in rewritten if right(k))
+    c = report["counts"]
+    print(f"sample of {n} library papers (seed {seed}): {c['matched']} matched, {c['ambiguous']} ambiguous, "
+          f"{c['not_found']} not found; matched right {ok}/{len(got)}, rewritten right {ok_rw}/{len(rewritten)}; "
+          f"{report['took_ms'] / 1000:.2f} s")
+    for k in got:
+        if not right(k):
+            print(f"  WRONG {k}: {truth[k].title_plain[:70]!r} ({truth[k].id}) -> {got[k]}")
+    hits: dict[str, list[int]] = {}
+    with_authors = [b for b in blocks if truth[b.key].authors]       # a reference always names its authors
+    for b in with_authors[:LINE_SAMPLE]:
+        p = truth[b.key]
+        for style, q in {"title": p.title_plain, **reference_lines(b)}.items():
+            top, top_title = first(home, q)
+            ok_line = top == p.id or top_title == title_key(p.title_plain)
+            hits.setdefault(style, []).append(ok_line)
+            if not ok_line and FAILURES:
+                print(f"  MISS {style:5} {q[:140]!r} -> {top}")
+    line_hits = [x for s, v in hits.items() if s != "title" for x in v]
+    print(f"  hit@1 on the first {min(LINE_SAMPLE, len(with_authors))} with authors: title {sum(hits['title']) / len(hits['title']):.3f}, "
+          f"reference lines {sum(line_hits) / len(line_hits):.3f} (n={len(line_hits)}; "
+          + ", ".join(f"{s} {sum(v) / len(v):.3f}" for s, v in hits.items() if s != "title") + ")")
 
 
 if __name__ == "__main__":
