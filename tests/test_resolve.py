@@ -246,6 +246,17 @@ def test_the_search_page_says_what_it_understood(client: Any, home: Home) -> Non
 
 
 # --- CLI ----------------------------------------------------------------------------------------
+def test_cli_search_understands_a_pasted_reference(cited_home: Path) -> None:
+    r = run_cli(cited_home, "search", "-n", "2", LSTM_LINE)
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1].startswith("understood as a citation: Long short-term memory · Sepp Hochreiter")
+    assert lines[2].strip() == "1. Long Short-Term Memory"
+    plain = run_cli(cited_home, "search", "-n", "2", "long short-term memory")
+    assert "understood as a citation" not in plain.stdout
+
+
+
 def test_cli_resolve(cited_home: Path, tmp_path: Path) -> None:
     src = tmp_path / "refs.bib"
     src.write_text(BIB, encoding="utf-8")
