@@ -43,6 +43,8 @@ def cited_search(r: SearchRequest, c: Citation, engine: Engine) -> SearchResult:
         res.interpreted["citation"] = understood(c)
         return res
     res = engine(replace(r, q=q, mode="keyword", page=1, per_page=min(window, 100)))
+    if not res.hits:                 # the title as read finds nothing: the text as typed may
+        return engine(r)
     by_id = {h.id: h for h in res.hits}
     order = [by_id[p.id] for p, _e in ranked(c, [_candidate(h) for h in res.hits])]
     interpreted = res.interpreted
