@@ -19,6 +19,10 @@ resolved (``strip_ids``), so the resolver must find the paper from the text alon
    lower-cased, in one of the reference styles for the search); truth is the paper drawn, or a
    paper with the same title and first author (a twin the text cannot tell apart).
 
+4. ``HAND``: reference lines typed by hand in the styles real reference lists use (ICML, ACL,
+   LNCS, IEEE, Google Scholar's MLA and APA, Vancouver) for well-known papers, each with the title
+   it cites: hit@1 when the library has that title.
+
     .venv/bin/python benchmarks/resolve_eval.py --home /tmp/h22 [FILE.bib ...] [--failures] [--sample 1000]
 """
 
@@ -110,6 +114,7 @@ def main() -> None:
     if not args.bibs:
         sys.exit("no .bib files given (and none in ../shared/data/bib)")
     home = Home(args.home)
+    hand_check(home)
     if args.sample:
         sample_check(home, args.sample, args.seed)
     lines_hit: dict[str, list[int]] = {}
@@ -178,6 +183,71 @@ def main() -> None:
                 e = entries[k]
                 if not (e["paper"] and e["paper"]["id"] == pid):
                     print(f"  NOT MATCHED {k} [{e['status']}]: {e['title'][:80]!r} (truth {pid})")
+
+
+HAND = [
+    ("Kingma, D. P. and Ba, J. Adam: A method for stochastic optimization. In ICLR, 2015.",
+     "Adam: A Method for Stochastic Optimization"),
+    ("Diederik P. Kingma and Jimmy Ba. Adam: A method for stochastic optimization. arXiv preprint "
+     "arXiv:1412.6980, 2014.", "Adam: A Method for Stochastic Optimization"),
+    ("Ian Goodfellow, Jean Pouget-Abadie, Mehdi Mirza, Bing Xu, David Warde-Farley, Sherjil Ozair, Aaron "
+     "Courville, and Yoshua Bengio. Generative adversarial nets. Advances in neural information processing "
+     "systems, 27, 2014.", "Generative Adversarial Nets"),
+    ("Jacob Devlin, Ming-Wei Chang, Kenton Lee, and Kristina Toutanova. 2019. BERT: Pre-training of deep "
+     "bidirectional transformers for language understanding. In Proceedings of the 2019 Conference of the "
+     "North American Chapter of the Association for Computational Linguistics: Human Language Technologies, "
+     "Volume 1 (Long and Short Papers), pages 4171–4186, Minneapolis, Minnesota.",
+     "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding"),
+    ("He, K., Zhang, X., Ren, S., Sun, J.: Deep residual learning for image recognition. In: CVPR. pp. "
+     "770–778 (2016)", "Deep Residual Learning for Image Recognition"),
+    ("[1] J. Ho, A. Jain, and P. Abbeel, “Denoising diffusion probabilistic models,” Advances in neural "
+     "information processing systems, vol. 33, pp. 6840–6851, 2020.", "Denoising Diffusion Probabilistic Models"),
+    ("Radford, A., Kim, J. W., Hallacy, C., Ramesh, A., Goh, G., Agarwal, S., ... & Sutskever, I. (2021, July). "
+     "Learning transferable visual models from natural language supervision. In International conference on "
+     "machine learning (pp. 8748-8763). PMLR.",
+     "Learning Transferable Visual Models From Natural Language Supervision"),
+    ("Mildenhall B, Srinivasan PP, Tancik M, Barron JT, Ramamoorthi R, Ng R. Nerf: Representing scenes as "
+     "neural radiance fields for view synthesis. In ECCV 2020.",
+     "NeRF: Representing Scenes as Neural Radiance Fields for View Synthesis"),
+    ('Vaswani, Ashish, et al. "Attention is all you need." Advances in neural information processing systems '
+     "30 (2017).", "Attention is All you Need"),
+    ('Liu, Ze, et al. "Swin transformer: Hierarchical vision transformer using shifted windows." Proceedings '
+     "of the IEEE/CVF international conference on computer vision. 2021.",
+     "Swin Transformer: Hierarchical Vision Transformer Using Shifted Windows"),
+    ("Sepp Hochreiter and Jürgen Schmidhuber. 1997. Long short-term memory. Neural Computation, "
+     "9(8):1735–1780.", "Long Short-Term Memory"),
+    ("Ho J, Jain A, Abbeel P. Denoising diffusion probabilistic models. Adv Neural Inf Process Syst. "
+     "2020;33:6840-51.", "Denoising Diffusion Probabilistic Models"),
+    ("T. Mikolov, I. Sutskever, K. Chen, G. S. Corrado, and J. Dean. Distributed representations of words and "
+     "phrases and their compositionality. In NIPS, pages 3111–3119, 2013.",
+     "Distributed Representations of Words and Phrases and their Compositionality"),
+    ("Kipf, T.N., Welling, M.: Semi-supervised classification with graph convolutional networks. In: ICLR "
+     "(2017)", "Semi-Supervised Classification with Graph Convolutional Networks"),
+    ("Alexey Dosovitskiy, Lucas Beyer, Alexander Kolesnikov, Dirk Weissenborn, Xiaohua Zhai, Thomas "
+     "Unterthiner, Mostafa Dehghani, Matthias Minderer, Georg Heigold, Sylvain Gelly, et al. An image is worth "
+     "16x16 words: Transformers for image recognition at scale. In International Conference on Learning "
+     "Representations, 2021.",
+     "An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale"),
+    ("Ouyang, L., Wu, J., Jiang, X., Almeida, D., Wainwright, C., Mishkin, P., Zhang, C., Agarwal, S., Slama, "
+     "K., Ray, A., et al. Training language models to follow instructions with human feedback. Advances in "
+     "Neural Information Processing Systems, 35:27730–27744, 2022.",
+     "Training language models to follow instructions with human feedback"),
+]
+
+
+def hand_check(home: Home) -> None:
+    held = {title_key(t) for _pid, t, _v, _y in home.store.plain_titles()}
+    n = ok = 0
+    for line, title in HAND:
+        if title_key(title) not in held:
+            print(f"  hand: not in the library: {title!r}")
+            continue
+        n += 1
+        _top, top_title = first(home, line)
+        ok += top_title == title_key(title)
+        if top_title != title_key(title):
+            print(f"  MISS hand {line[:120]!r}")
+    print(f"hand-typed reference lines: hit@1 {ok}/{n} (of {len(HAND)}; the rest not in the library)")
 
 
 def sample_check(home: Home, n: int, seed: int) -> None:

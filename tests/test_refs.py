@@ -40,6 +40,24 @@ LSTM = "Long short-term memory"
      "Representations, 2020.", "On Identifiability in Transformers", "Brunner", 2020),
     ("K. He, X. Zhang, S. Ren, and J. Sun. Deep residual learning for image recognition. In CVPR, 2016.",
      "Deep residual learning for image recognition", "He", 2016),
+    # family-first initials, then a title with a colon
+    ("Kingma, D. P. and Ba, J. Adam: A method for stochastic optimization. In ICLR, 2015.",
+     "Adam: A method for stochastic optimization", "Kingma", 2015),
+    ("Diederik P. Kingma and Jimmy Ba. Adam: A method for stochastic optimization. arXiv preprint "
+     "arXiv:1412.6980, 2014.", "Adam: A method for stochastic optimization", "Kingma", 2014),
+    # Google Scholar's MLA and APA
+    ('Vaswani, Ashish, et al. "Attention is all you need." Advances in neural information processing systems '
+     "30 (2017).", "Attention is all you need", "Vaswani", 2017),
+    ("Radford, A., Kim, J. W., Hallacy, C., Ramesh, A., Goh, G., Agarwal, S., ... & Sutskever, I. (2021, "
+     "July). Learning transferable visual models from natural language supervision. In International "
+     "conference on machine learning (pp. 8748-8763). PMLR.",
+     "Learning transferable visual models from natural language supervision", "Radford", 2021),
+    # Vancouver
+    ("Ho J, Jain A, Abbeel P. Denoising diffusion probabilistic models. Adv Neural Inf Process Syst. "
+     "2020;33:6840-51.", "Denoising diffusion probabilistic models", "Ho", 2020),
+    ("Mildenhall B, Srinivasan PP, Tancik M, et al. Nerf: Representing scenes as neural radiance fields for "
+     "view synthesis. In ECCV 2020.",
+     "Nerf: Representing scenes as neural radiance fields for view synthesis", "Mildenhall", 2020),
 ])
 def test_reference_lines_in_common_styles(line: str, title: str, family: str, year: int) -> None:
     c = parse_citation(line)

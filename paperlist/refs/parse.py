@@ -26,6 +26,11 @@ _QUOTED = re.compile(r"[\"“”]\s*(?P<t>[^\"“”]{8,400}?)[,.]?\s*[\"“”]
 _APA = re.compile(r"^(?P<a>.{2,600}?)\s*\((?P<y>(?:19|20)\d\d)[a-z]?(?:,[^)]{0,30})?\)\.?\s*(?P<rest>.+)$")
 _ACL = re.compile(r"^(?P<a>.{2,600}?)[.,]\s*(?P<y>(?:19|20)\d\d)[a-z]?\.\s+(?P<rest>.+)$")
 _LNCS = re.compile(r"^(?P<a>[^:]{2,600}?):\s+(?P<rest>.+)$")
+_VNAME = r"[A-Z][\w'’-]+(?: [A-Z][\w'’-]+)* [A-Z]{1,3}"        # "Abbeel P", "van der Maaten LJ"
+_VANCOUVER = re.compile(rf"^(?P<a>(?:{_VNAME}, )+{_VNAME}(?:,? et al)?|{_VNAME},? et al)\.\s+(?P<rest>.+)$")
+# "Ba, J. Adam: …": after a family-first name's initials, a word not followed by "," starts the title
+_FAMILY_INITIALS_END = re.compile(r"(?<=, [A-Z]\.)\s+(?=(?!and\b|et\b)[A-Z][\w'’-]*(?:[\s:]))"
+                                  r"|(?<=, [A-Z]\. [A-Z]\.)\s+(?=(?!and\b|et\b)[A-Z][\w'’-]*(?:[\s:]))")
 _IN = re.compile(r"^(?:In:?|in:?)\s+", re.UNICODE)
 _ETAL = re.compile(r"\bet\s*al\b\.?", re.IGNORECASE)
 # A sentence ends at ". " unless the period closes an initial ("J. Smith") or a short abbreviation.
@@ -88,14 +93,19 @@ def parse_reference(text: str) -> Citation | None:
     if m and _looks_like_authors(m.group("a")):
         title, venue = _title_and_venue(m.group("rest"))
         return _made(title, _authors(m.group("a")), int(m.group("y")), venue, ids)
-    m = _LNCS.match(s_noid)
-    if m and _looks_like_authors(m.group("a")):
+    m = _VANCOUVER.match(s_noid)                    # "Ho J, Jain A, Abbeel P. Title. Venue. 2020;33:1-9."
+    if m:
         title, venue = _title_and_venue(m.group("rest"))
-        return _made(title, _authors(m.group("a")), _year_in(venue) or years[-1], venue, ids)
+        names = [a.strip() for a in _ETAL.sub("", m.group("a")).split(",") if a.strip()]
+        return _made(title, names, _year_in(venue) or years[-1], venue, ids)
     parts = sentences(s_noid)                       # "Authors. Title. Venue, Year."
     if len(parts) >= 3 and _looks_like_authors(parts[0]):
         title, venue = _title_and_venue(" ".join(parts[1:]))
         return _made(title, _authors(parts[0]), _year_in(venue) or years[-1], venue, ids)
+    m = _LNCS.match(s_noid)                         # "Authors: Title. In: Venue (Year)"
+    if m and _looks_like_authors(m.group("a")):
+        title, venue = _title_and_venue(m.group("rest"))
+        return _made(title, _authors(m.group("a")), _year_in(venue) or years[-1], venue, ids)
     return None
 
 
@@ -117,7 +127,10 @@ def sentences(s: str) -> list[str]:
     s = _ETAL.sub("etal.", s)             # "Smith et al. Title …": a sentence ends after "et al."
     out: list[str] = []
     start = 0
-    for m in _SENTENCE_END.finditer(s):
+    ends = sorted([*_SENTENCE_END.finditer(s), *_FAMILY_INITIALS_END.finditer(s)], key=lambda m: m.start())
+    for m in ends:
+        if m.start() < start:
+            continue
         piece = s[start:m.start()]
         if _ABBREV_END.search(piece):
             continue
