@@ -114,7 +114,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=19)
     args = ap.parse_args()
     store = Store(Path(args.home) / "paperlist.db", readonly=True)
-    tmp = Path(tempfile.mkdtemp(prefix="resolve-bench-"))
+    workdir = tempfile.TemporaryDirectory(prefix="resolve-bench-")
+    tmp = Path(workdir.name)
     bibs = {"library": library_bib(store, 500, args.seed)}
     if REAL.exists():
         bibs = {"real": real_bib(), **bibs}
@@ -148,6 +149,7 @@ def main() -> None:
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+        workdir.cleanup()
 
 
 if __name__ == "__main__":
