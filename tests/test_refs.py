@@ -111,6 +111,10 @@ def test_venue_agreement_reads_long_and_abbreviated_names() -> None:
     assert venue_agreement("International Conference on Learning Representations", "neurips") is False
     assert venue_agreement("arXiv preprint arXiv:1907.11692", "iclr") is None
     assert venue_agreement("", "iclr") is None
+    workshops = "IEEE/CVF Conference on Computer Vision and Pattern Recognition Workshops"
+    assert venue_agreement(workshops, "cvprw") is True
+    assert venue_agreement(workshops, "cvpr") is False     # the workshop paper is not the conference's
+    assert venue_agreement("CVPR", "cvprw") is False
 
 
 def _c(pid: str, title: str, authors: list[str], year: int, venue: str, accepted: bool = True) -> Candidate:

@@ -23,7 +23,7 @@ AUTHORS_AGREE = 0.5       # share of the citation's family names found among the
 TIE = 0.03                # candidates closer than this in score cannot be told apart
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
-_WORKSHOP = re.compile(r"\bworkshops?\b|\bw$", re.IGNORECASE)
+_WORKSHOP = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -173,6 +173,12 @@ def venue_agreement(cited_venue: str, venue_key: str) -> bool | None:
     if not text.strip():
         return None
     v = venues.get(venue_key)
+    workshop = _WORKSHOP.search(v.name) is not None or _WORKSHOP.search(v.short) is not None
+    if workshop != (_WORKSHOP.search(text) is not None):
+        # a workshop paper cited as the conference's, or the other way round: another venue
+        return None if "arxiv" in text or "preprint" in text else False
+    if workshop and v.parent:            # "CVPR Workshops": the cited text names CVPR and a workshop
+        return venue_agreement(_WORKSHOP.sub(" ", text), v.parent)
     names = [v.short, *v.aliases] + ([venues.get(v.parent).short] if v.parent else [])
     for name in names:
         n = fold(name).lower().strip()
@@ -197,7 +203,7 @@ def evidence(c: Citation, p: Candidate) -> Evidence:
     score = (0.7 * t + 0.2 * (a if a is not None else 0.5)
              + (0.05 if y is not None and abs(y) <= 1 else 0.0) + (0.03 if y == 0 else 0.0)
              + (0.1 if v else 0.0) + (0.03 if p.accepted else 0.0)
-             - (0.01 if _WORKSHOP.search(p.venue) and not v else 0.0))
+             - (0.01 if _WORKSHOP.search(venues.get(p.venue).name) and not v else 0.0))
     return Evidence(title=t, authors=a, year=y, venue=v, score=score)
 
 
