@@ -188,3 +188,21 @@ def test_reference_line_ids_are_found() -> None:
     c = parse_reference("A. Vaswani et al. Attention is all you need. arXiv:1706.03762v5, 2017. "
                         "https://doi.org/10.5555/3295222.3295349")
     assert c is not None and c.ids["arxiv"] == "1706.03762" and c.ids["doi"] == "10.5555/3295222.3295349"
+
+
+def test_versions_of_one_work_are_not_ambiguous() -> None:
+    """The NeurIPS paper and its IJCAI sister-track version (one work key, the same authors): the
+    citation's venue picks one; a preprint citation takes the main-venue version."""
+    authors = ["Aviv Tamar", "Yi Wu", "Garrett Thomas"]
+    neurips = _c("neurips2016-s7yu7u55", "Value Iteration Networks", authors, 2016, "neurips")
+    ijcai = _c("ijcai2017-s7yu7u55", "Value Iteration Networks", authors, 2017, "ijcai")
+    cited = Citation(title="Value iteration networks", authors=["Tamar, Aviv", "Wu, Yi"], year=2017,
+                     venue="Proceedings of the International Joint Conference on Artificial Intelligence")
+    assert verdict(cited, [neurips, ijcai]) == ("matched", verdict(cited, [ijcai])[1])
+    preprint = Citation(title="Value iteration networks", authors=["Tamar, Aviv"], year=2016,
+                        venue="arXiv preprint arXiv:1602.02867")
+    status, found = verdict(preprint, [ijcai, neurips])
+    assert status == "matched" and found[0][0].id == "neurips2016-s7yu7u55"
+    # one title by other people is no version of it
+    other = _c("iclr2017-s7yu7u55", "Value Iteration Networks", ["Somebody Else"], 2017, "iclr")
+    assert verdict(Citation(title="Value iteration networks", year=2017), [other, neurips])[0] == "ambiguous"

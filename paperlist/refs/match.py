@@ -15,6 +15,7 @@ from rapidfuzz import fuzz
 
 from .. import venues
 from ..text import fold
+from ..versions import ANONYMOUS_TITLE_CHARS, MAX_YEARS, work_key
 from .parse import Citation
 
 TITLE_SAME = 0.93         # titles this similar are the same title (a typo or two, punctuation, hyphens)
@@ -225,11 +226,22 @@ def verdict(c: Citation, cands: list[Candidate]) -> tuple[str, list[tuple[Candid
     best = ok[0]
     # a year alone does not tell two papers of one title apart: the authors or the venue must
     unproven = best[1].authors is None and best[1].venue is not True
-    ties = [(p, e) for p, e in ok[1:] if best[1].score - e.score < TIE
-            or (unproven and e.title >= TITLE_SAME and p.id != best[0].id)]
+    ties = [(p, e) for p, e in ok[1:] if (best[1].score - e.score < TIE
+            or (unproven and e.title >= TITLE_SAME and p.id != best[0].id))
+            and not same_work(p, best[0])]      # versions of one work: the one that fits best is taken
     if ties:
         return "ambiguous", [best, *ties][:5]
     return "matched", [best]
+
+
+def same_work(a: Candidate, b: Candidate) -> bool:
+    """Two versions of one work, as ``versions`` links them: one title key (the id's hash), at most
+    ``MAX_YEARS`` apart, and a shared author (or no authors on one side, and a title not short)."""
+    if work_key(a.id) != work_key(b.id) or abs(a.year - b.year) > MAX_YEARS:
+        return False
+    if not a.authors or not b.authors:
+        return min(len(a.title), len(b.title)) >= ANONYMOUS_TITLE_CHARS
+    return bool(set(family_names(a.authors)) & set(family_names(b.authors)))
 
 
 def confidence(e: Evidence) -> float:

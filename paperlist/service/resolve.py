@@ -79,7 +79,11 @@ class Resolver:
         """The papers a keyword ranking of the title's words puts first (the engine's ranker
         alone: no facets, totals or snippets, which a search page needs and this does not)."""
         q = title_query(c.title)
-        return self.candidates([pid for pid, _ in self.searcher.rank(q, None, SEARCH_HITS)]) if q else []
+        if not q:
+            return []
+        ids = [pid for pid, _ in self.searcher.rank(q, None, SEARCH_HITS)]
+        # search shows one version of a work; the citation may name another (its workshop, its journal)
+        return self.candidates(ids + self.home.store.same_work(ids))
 
     def candidates(self, ids: list[str]) -> list[Candidate]:
         return [Candidate(id=r["id"], title=r["title_plain"] or r["title"],
