@@ -28,6 +28,7 @@ from .search.model import SORTS
 from .service import Home, Moved, ServiceError, list_request, search_request
 from .service import conference_stats as scs
 from .service import papers as sp
+from .service import resolve as sr
 from .service import search as ss
 from .service import topics as st
 from .service import venues as sv
@@ -35,7 +36,8 @@ from .store import Store
 
 T = TypeVar("T")
 TOOL_NAMES = ["search_papers", "get_paper", "list_conferences", "list_conference_papers",
-              "find_similar_papers", "get_topic_stats", "get_conference_stats"]
+              "find_similar_papers", "get_topic_stats", "get_conference_stats", "resolve_bibliography"]
+MAX_RESOLVE_CHARS = 500_000           # a bibliography handed to a tool (the API takes 2 MB)
 _TAG = re.compile(r"<[^>]+>")
 _HTML_FIELDS = ("title_html", "abstract_html", "tldr_html", "summary_zh_html", "bib_href",
                 "bibtex_from_source")
@@ -258,6 +260,41 @@ class Tools:
             d[k] = d[k][:10]
         return d
 
+    def resolve_bibliography(
+        self,
+        bibtex: Annotated[str, Field(min_length=1, max_length=MAX_RESOLVE_CHARS, description=(
+            "A BibTeX bibliography, or a list of references one per line (ACL, APA, IEEE, numbered …)."))],
+        include_bibtex: Annotated[bool, Field(description=(
+            "Also return the cleaned bibliography (matched entries rewritten as the published "
+            "version, citation keys kept)."))] = True,
+    ) -> dict[str, Any]:
+        """Find the paper each entry of a bibliography cites: `matched` (the paper, a confidence
+        and why: title similarity, authors, year, venue), `ambiguous` (the candidates it cannot
+        tell apart), `not_found` (not in the library) or `error` (not valid BibTeX; the rest is
+        still resolved). Entries citing one paper under two keys are listed in `duplicates`."""
+        text = self._call(sr.decode_upload, bibtex.encode())
+        report = self._call(sr.resolve, self.home, text)
+        keep = ("id", "title", "venue_short", "year", "confidence", "title_similarity", "authors_agree",
+                "year_agrees", "venue_agrees", "by_id")
+        entries = []
+        for e in report["entries"]:
+            d: dict[str, Any] = {"key": e["key"], "status": e["status"], "title": e["title"]}
+            if e["error"]:
+                d["error"] = e["error"]
+            if e["paper"]:
+                d["paper"] = {k: e["paper"][k] for k in keep}  # type: ignore[literal-required]
+                d["rewritten"] = e["rewritten"]
+            if e["candidates"]:
+                d["candidates"] = [{k: c[k] for k in keep} for c in e["candidates"]]  # type: ignore[literal-required]
+            if e["duplicate_of"]:
+                d["duplicate_of"] = e["duplicate_of"]
+            entries.append(d)
+        out: dict[str, Any] = {"counts": report["counts"], "entries": entries,
+                               "duplicates": report["duplicates"]}
+        if include_bibtex:
+            out["bibtex"] = report["bibtex"]
+        return out
+
 
 def build_server(tools: Tools) -> Any:
     """The MCP server (the official SDK's ``MCPServer``) with every tool in TOOL_NAMES, all
@@ -275,7 +312,8 @@ def build_server(tools: Tools) -> Any:
                       "list_conferences and list_conference_papers, find related work with "
                       "find_similar_papers, follow research topics with get_topic_stats, and judge a "
                       "conference-year by its numbers (acceptance rate, review scores) with "
-                      "get_conference_stats."))
+                      "get_conference_stats, and match a bibliography to its papers (and clean it) with "
+                      "resolve_bibliography."))
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False, idempotent_hint=True)
 
     def tool(fn: Callable[..., Any]) -> Callable[..., Any]:

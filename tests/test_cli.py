@@ -13,7 +13,7 @@ import pytest
 from .conftest import PAPERCOPILOT, run_cli
 
 COMMANDS = ["ingest", "merge", "stats", "venues", "show", "export", "mcp", "serve", "search", "coverage",
-            "doctor"]
+            "doctor", "resolve"]
 
 
 @pytest.mark.parametrize("cmd", COMMANDS)

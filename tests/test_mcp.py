@@ -31,6 +31,12 @@ def _run(home: Path, script: Any) -> Any:
     return anyio.run(main)
 
 
+RESOLVE_BIB = ("@inproceedings{mine, title={Knowing without saying: contextual evidence in transformers},\n"
+               "  author={Jin, Ruochen and Pang, Tianyu}, booktitle={NeurIPS}, year={2024}}\n"
+               "@article{other, title={A Paper The Library Does Not Hold At All}, author={Nobody, Anne},"
+               " year={2001}}\n@article{broken, title={unclosed\n")
+
+
 @pytest.fixture(scope="module")
 def answers(web_home: Path, web_store: Store) -> dict[str, Any]:
     """One server process answers every call of this module (starting one takes ~1-2 s)."""
@@ -63,6 +69,8 @@ def answers(web_home: Path, web_store: Store) -> dict[str, Any]:
             "zh_search": ("search_papers", {"query": "投机解码", "limit": 3}),
             "conf_stats": ("get_conference_stats", {"venue": "nips", "year": 2024}),
             "conf_stats_missing": ("get_conference_stats", {"venue": "neurips", "year": 1901}),
+            "resolve": ("resolve_bibliography", {"bibtex": RESOLVE_BIB}),
+            "resolve_empty": ("resolve_bibliography", {"bibtex": "   "}),
         }
         for name, (tool, args) in calls.items():
             out[name] = await c.call_tool(tool, args)
@@ -75,7 +83,8 @@ def test_tools_are_listed(answers: dict[str, Any]) -> None:
     tools = {t.name: t for t in answers["tools"]}
     assert set(tools) == set(TOOL_NAMES) == {"search_papers", "get_paper", "list_conferences",
                                              "list_conference_papers", "find_similar_papers",
-                                             "get_topic_stats", "get_conference_stats"}
+                                             "get_topic_stats", "get_conference_stats",
+                                             "resolve_bibliography"}
     search = tools["search_papers"]
     assert "query" in search.input_schema["properties"] and search.description
     assert search.annotations.read_only_hint is True
@@ -164,3 +173,17 @@ def test_conference_stats_over_the_protocol(answers: dict[str, Any], web_store: 
     assert sum(d["by_status"].values()) == papers and "links" not in d
     missing = answers["conf_stats_missing"]
     assert missing.is_error and "no papers from this venue in this year" in missing.content[0].text
+
+
+def test_resolve_bibliography_over_the_protocol(answers: dict[str, Any], web_store: Store) -> None:
+    r = answers["resolve"]
+    assert not r.is_error, r
+    d = r.structured_content
+    by_key = {e["key"]: e for e in d["entries"]}
+    assert by_key["mine"]["status"] == "matched"
+    assert by_key["mine"]["paper"]["id"] == paper_id(web_store, "know")
+    assert by_key["other"]["status"] == "not_found"
+    assert d["counts"]["matched"] == 1 and d["counts"]["errors"] == 1
+    assert "@inproceedings{mine," in d["bibtex"]
+    empty = answers["resolve_empty"]
+    assert empty.is_error and "empty" in empty.content[0].text

@@ -34,6 +34,7 @@ ROOTS: dict[type[BaseModel], Any] = {
     m.TopicDetail: st.TopicDetail,
     m.ConferenceStats: st.ConferenceStats,
     m.Stats: st.Stats,
+    m.ResolveReport: st.ResolveReport,
 }
 # Response models whose dicts the service builds untyped (store figures, the API index, errors).
 UNTYPED = {m.ApiIndex, m.Problem}

@@ -15,7 +15,8 @@ from ..search import Searcher, SearchRequest, SearchResult
 from ..search.engine import NoIndex
 from ..search.model import MAX_PER_PAGE, MODES, SORTS
 from ..search.request import InvalidRequest
-from ..service import ServiceError, search_request
+from ..service import Home, ServiceError, search_request
+from ..service.search import run_search
 from .common import echo_json, fail, fail_service, home_dir, output_format, with_home
 
 _MARK = re.compile(r"<mark>(.*?)</mark>")
@@ -97,9 +98,14 @@ def search_cmd(query: tuple[str, ...], venues: tuple[str, ...], year: str | None
                 fail("give either QUERY or --batch FILE, not both")
             _run_batch(searcher, lambda q: request(q, batch=True), batch)
             return
-        res = searcher.search(request(" ".join(query)) if query else base)
+        # one query goes through the service, as on the site: a pasted reference is understood
+        res = run_search(Home(home_dir(), searcher=searcher), request(" ".join(query))) if query else \
+            searcher.search(base)
     except InvalidRequest as e:
         fail(str(e))
+        return
+    except ServiceError as e:
+        fail(e.detail or e.message)
         return
     if as_json:
         echo_json(res.to_dict())
@@ -132,6 +138,10 @@ def _print_result(res: SearchResult) -> None:
     click.echo(f"{res.total:,} results for {what}  ({res.took_ms:.1f} ms)")
     if res.suggestion:
         click.echo(f"did you mean: {res.suggestion}")
+    cited = res.interpreted.get("citation")
+    if cited:
+        rest = (", ".join(cited["authors"][:3]), cited["year"], cited["venue"])
+        click.echo(f"understood as a citation: {cited['title']}" + "".join(f" · {x}" for x in rest if x))
     tr = res.interpreted.get("translated")
     if tr:
         click.echo(f"searched as: {tr['to']}")

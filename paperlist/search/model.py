@@ -120,6 +120,16 @@ class SemanticUse(TypedDict):
     unavailable: str | None     # why vectors cannot be used, or None
 
 
+class UnderstoodCitation(TypedDict):
+    """A pasted reference or BibTeX entry, as understood (``service.cited``)."""
+
+    kind: str                   # "reference" (a reference-list line) or "bibtex"
+    title: str
+    authors: list[str]
+    year: int | None
+    venue: str
+
+
 class Interpreted(TypedDict, total=False):
     """How a query was understood (``SearchResult.interpreted``): only the keys that apply are set.
     A search always sets ``mode`` and ``semantic`` (an empty SearchResult has none)."""
@@ -136,6 +146,7 @@ class Interpreted(TypedDict, total=False):
     notes: list[str]            # syntax searched as text, unknown filter values, unavailable modes
     translated: Translated
     semantic: SemanticUse
+    citation: UnderstoodCitation   # the query is a pasted citation: searched on its title, re-ranked
 
 
 @dataclass(slots=True)

@@ -45,6 +45,12 @@ class BadRequest(ServiceError):
     status = 400
 
 
+class TooLarge(ServiceError):
+    """An upload larger than the service takes (a bibliography past its size or entry limit)."""
+
+    status = 413
+
+
 class Unavailable(ServiceError):
     """Search asked of a home whose index has not been built yet."""
 

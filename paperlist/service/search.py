@@ -12,8 +12,10 @@ from typing import Any
 from markupsafe import Markup
 
 from .. import venues as venue_registry
+from ..refs import parse_citation
 from ..search import InvalidRequest, NoIndex
 from ..search.model import MAX_PER_PAGE, MAX_WINDOW, Hit, SearchRequest, SearchResult
+from .cited import cited_search
 from .empty import why_empty
 from .errors import N_, BadRequest, Unavailable
 from .home import Home
@@ -26,7 +28,16 @@ _NOT_MARK = re.compile(r"<(?!/?mark>)")
 
 def run_search(home: Home, r: SearchRequest) -> SearchResult:
     """The search engine's answer; no index is ``Unavailable``, a request past the limits a
-    ``BadRequest``."""
+    ``BadRequest``. A pasted citation (a reference line, a BibTeX entry) is searched on its title
+    and re-ranked by how well each hit matches it (``cited``); every other query goes to the
+    engine as it is."""
+    cite = parse_citation(r.q) if r.q and r.sort == "relevance" else None
+    if cite is not None:
+        return cited_search(r, cite, lambda req: _engine(home, req))
+    return _engine(home, r)
+
+
+def _engine(home: Home, r: SearchRequest) -> SearchResult:
     searcher = home.searcher
     if searcher is None:
         raise Unavailable(N_("Search is not available yet: the search index has not been built."),

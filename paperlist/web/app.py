@@ -75,7 +75,8 @@ papers, conferences and their paper lists, authors, corpus figures. Searches and
 BibTeX, CSV and JSON Lines exports (`format=bib|csv|jsonl`) and as Atom feeds (`format=atom`).
 
 Errors are RFC 9457 problem details (`application/problem+json`). Aliases (a DOI as a paper id,
-`nips` as a venue) answer 301 to the canonical address. Read-only: GET and HEAD only."""
+`nips` as a venue) answer 301 to the canonical address. Read-only: GET and HEAD, and
+POST /resolve, which matches a bibliography to the library and stores nothing."""
 
 
 def _warm_semantic(searcher: SearchBackend | None) -> None:

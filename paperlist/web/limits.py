@@ -22,6 +22,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..service.paths import API_ROOT
+from ..service.resolve import MAX_BYTES as RESOLVE_MAX_BYTES
 from . import i18n
 from .middleware import HTTPMiddleware
 from .problems import is_api_path, problem
@@ -94,9 +96,9 @@ class Limits(HTTPMiddleware):
         if len(path.encode()) > MAX_PATH_BYTES or len(query) > MAX_QUERY_BYTES:
             refusal = _refuse(scope, 414, "uri-too-long",
                               f"path and query may have at most {MAX_PATH_BYTES} and {MAX_QUERY_BYTES} bytes")
-        elif _content_length(scope) > MAX_BODY_BYTES:
+        elif _content_length(scope) > (limit := body_limit(path)):
             refusal = _refuse(scope, 413, "request-too-large",
-                              f"request bodies may have at most {MAX_BODY_BYTES} bytes")
+                              f"request bodies may have at most {limit} bytes")
         elif self.rate.rate > 0 and not path.startswith(_EXEMPT):
             host = (scope.get("client") or ("-", 0))[0] or "-"
             if self.rate.loopback or not is_loopback(host):
@@ -128,6 +130,13 @@ class Limits(HTTPMiddleware):
             await send(message)
 
         await self.app({**scope, "method": "GET"} if head else scope, receive, api_send)
+
+
+def body_limit(path: str) -> int:
+    """The largest body a path takes: a bibliography to resolve (the page's form and the API) may
+    be large; nothing else reads a body."""
+    _lang, route = i18n.split_lang(path)
+    return RESOLVE_MAX_BYTES + 64 * 1024 if route in ("/resolve", API_ROOT + "/resolve") else MAX_BODY_BYTES
 
 
 def _cost(query: bytes) -> float:

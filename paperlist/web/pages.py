@@ -9,7 +9,9 @@ from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
 
+from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -17,12 +19,14 @@ from starlette.routing import Route
 from ..service import Ambiguous, BadRequest, Moved, ServiceError
 from ..service.errors import N_
 from ..service.papers import bibtex_entry, summaries
+from ..service.resolve import MAX_BYTES, decode_upload
 from . import i18n
 from .problems import http_problem, is_api_path
 from .render import STATIC_FILES, cached_response, render, static_version
 from .views.apidocs import build_api_docs
 from .views.base import Ctx, card
 from .views.papers import build_author, build_paper
+from .views.resolve import build_resolve
 from .views.search import build_search
 from .views.stats import build_conference_stats
 from .views.topics import build_topic, build_topics, build_venue_year_topics
@@ -105,6 +109,35 @@ async def paper_or_bib(request: Request) -> Response:
     return await page("paper.html", lambda r: build_paper(ctx(r), ref))(request)
 
 
+async def resolve_page(request: Request) -> Response:
+    """The resolve page: GET shows the form; POST (a pasted text or an uploaded file) resolves it
+    and shows the report, or with ``format=bib`` sends the cleaned file."""
+    if request.method != "POST":
+        return await page("resolve.html", lambda r: build_resolve(ctx(r)))(request)
+    text = ""
+    try:
+        async with request.form(max_files=1, max_fields=10, max_part_size=MAX_BYTES + 1) as form:
+            upload = form.get("file")
+            if isinstance(upload, UploadFile) and upload.filename:
+                text = decode_upload(await upload.read(MAX_BYTES + 1))
+            else:
+                pasted = form.get("text")
+                text = decode_upload((pasted if isinstance(pasted, str) else "").encode())
+        data = build_resolve(ctx(request), text)
+    except ServiceError as e:
+        data = build_resolve(ctx(request)) | {"text": text, "error": e.message, "error_detail": e.detail}
+        return render(request, "resolve.html", data, status=e.status)
+    except MultiPartException as e:
+        data = build_resolve(ctx(request)) | {"error": N_("This bibliography is too large."),
+                                              "error_detail": str(e)}
+        return render(request, "resolve.html", data, status=413)
+    if request.query_params.get("format") == "bib":
+        return Response(data["report"]["bibtex"], media_type="application/x-bibtex; charset=utf-8",
+                        headers={"cache-control": "no-store",
+                                 "content-disposition": 'attachment; filename="resolved.bib"'})
+    return render(request, "resolve.html", data, max_age=0)
+
+
 async def healthz(request: Request) -> Response:
     home = request.app.state.home
     try:
@@ -163,6 +196,7 @@ def routes() -> list[Route]:
         Route("/papers/{ref:path}", paper_or_bib),
         Route("/authors/{key:path}",
               page("author.html", lambda r: build_author(ctx(r), r.path_params["key"], r.query_params))),
+        Route("/resolve", resolve_page, methods=["GET", "HEAD", "POST"]),
         Route("/api", page("api.html", lambda r: build_api_docs(ctx(r), r.app.openapi()))),
         Route("/healthz", healthz),
         Route("/static/{name}", static),

@@ -12,6 +12,7 @@ venue-years, coverage, stats), ``topics``, ``authors`` and ``reviews``. Every ty
 from .authors import AuthorDetail, AuthorGroup, AuthorVenue, Coauthor
 from .common import AuthorRef, ExternalId, FormatLinks, Link, Pagination, PaperAuthor, PaperSummary, VenueRef
 from .papers import PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
+from .resolve import DuplicateGroup, ResolveCounts, ResolvedEntry, ResolvedPaper, ResolveReport
 from .reviews import ConferenceStats, ReviewPlace, ReviewScores
 from .search import EmptyReason, Facets, FacetValue, OtherVersion, SearchHit, SearchQuery, SearchResponse
 from .topics import (
@@ -44,6 +45,7 @@ from .venues import (
 )
 
 __all__ = [
+    "DuplicateGroup", "ResolveCounts", "ResolveReport", "ResolvedEntry", "ResolvedPaper",
     "ConferenceStats", "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "AuthorDetail",
     "AuthorGroup",

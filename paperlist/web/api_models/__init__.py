@@ -27,6 +27,7 @@ from .common import (
     optional_key,
 )
 from .papers import Paper, PaperVenue, SimilarPaper, SimilarPapers
+from .resolve import DuplicateGroup, ResolveCounts, ResolvedEntry, ResolvedPaper, ResolveReport
 from .reviews import (
     ConferenceStats,
     DimensionFigures,
@@ -51,6 +52,7 @@ from .search import (
     SemanticUse,
     Translated,
     TranslatedTerm,
+    UnderstoodCitation,
 )
 from .topics import (
     TopicArea,
@@ -81,6 +83,8 @@ from .venues import (
 )
 
 __all__ = [
+    "DuplicateGroup", "ResolveCounts", "ResolveReport", "ResolvedEntry", "ResolvedPaper",
+    "UnderstoodCitation",
     "ConferenceStats", "DimensionFigures", "Ranked", "RankedAuthor", "RatingBin", "RatingFigures",
     "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "ApiIndex",

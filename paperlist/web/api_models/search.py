@@ -120,6 +120,14 @@ class SemanticUse(Model):
     unavailable: str | None = Field(description="Why vectors cannot be used, or null when they can.")
 
 
+class UnderstoodCitation(Model):
+    kind: str = Field(description="`reference` (a line of a reference list) or `bibtex` (an entry).")
+    title: str = Field(description="The title it cites: what was searched.")
+    authors: list[str] = Field(description="The authors as written.")
+    year: int | None = Field(description="The year, when it gives one.")
+    venue: str = Field(description="The venue as written (\"\" when none).")
+
+
 class Interpreted(Model):
     """How the query was understood. `mode` and `semantic` are always sent, the other keys only
     when they apply."""
@@ -141,6 +149,9 @@ class Interpreted(Model):
     notes: list[str] = Field(default_factory=list, description=(
         "Syntax searched as text, unknown filter values, a mode that could not run."))
     translated: Translated = optional_key("A Chinese query and the English it was searched as.")
+    citation: UnderstoodCitation = optional_key(
+        "The query is a pasted reference or BibTeX entry: it was searched on its title and the hits "
+        "ordered by how well title, authors, year and venue match.")
     semantic: SemanticUse
 
 
