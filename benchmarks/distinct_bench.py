@@ -36,7 +36,7 @@ from urllib.parse import quote_plus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from load_bench import Server, wrk  # noqa: E402
+from load_bench import LUA_DONE, Server, wrk  # noqa: E402
 from soak_bench import VOCAB  # noqa: E402
 
 from paperlist.search import glossary  # noqa: E402
@@ -51,26 +51,13 @@ for line in io.lines("FILE") do paths[#paths + 1] = line end
 local counter = 0
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
-function init(args) counts = {}; math.randomseed(os.time() * 1000 + counter); counter = counter + 1;
+function init(args) counts = {}; noretry = 0; math.randomseed(os.time() * 1000 + counter); counter = counter + 1;
   pos = math.random(#paths) end
 request = function()
   pos = pos % #paths + 1
   return wrk.format("GET", paths[pos])
 end
-function response(status, headers, body) counts[status] = (counts[status] or 0) + 1 end
-function done(summary, latency, requests)
-  local all = {}
-  for _, t in ipairs(threads) do
-    for k, v in pairs(t:get("counts")) do all[k] = (all[k] or 0) + v end
-  end
-  local s = ""
-  for k, v in pairs(all) do s = s .. " s" .. k .. "=" .. v end
-  local e = summary.errors
-  io.write(string.format("RESULT requests=%d timeouts=%d errors=%d p50=%d p99=%d max=%d noretry=0%s\\n",
-    summary.requests, e.timeout, e.connect + e.read + e.write,
-    latency:percentile(50), latency:percentile(99), latency.max, s))
-end
-"""
+LUA_DONE"""
 
 
 def queries(home: Path, mix: str, rng: random.Random) -> list[tuple[str, str]]:
@@ -143,7 +130,7 @@ def main() -> None:
                     f = Path(tmp) / f"{mix}-{side}.txt"
                     f.write_text("\n".join(p[i] for p in paths) + "\n")
                     lua = Path(tmp) / f"{mix}-{side}.lua"
-                    lua.write_text(LUA.replace("FILE", str(f)))
+                    lua.write_text(LUA.replace("LUA_DONE", LUA_DONE).replace("FILE", str(f)))
                     files[side] = lua
                 for c in a.connections:
                     # rotate the order so that no server is always measured first

@@ -47,21 +47,8 @@ WORDS = (
     "federated contrastive sparse quantization retrieval agent reasoning optimization kernel bayesian "
     "causal token video point cloud speech protein"
 ).split()
-LUA = """
-local words = {WORDS}
-local threads = {}
-local counter = 0
-function setup(thread) table.insert(threads, thread) end
-function init(args) counts = {}; noretry = 0; math.randomseed(os.time() + counter); counter = counter + 1 end
-request = function()
-  local r = math.random(10)
-  if r <= 6 then
-    return wrk.format("GET", "/api/v1/search?q=" .. words[math.random(#words)] .. "+" ..
-                      words[math.random(#words)] .. "&page=" .. math.random(3))
-  elseif r <= 8 then return wrk.format("GET", "/api/v1/conferences")
-  else return wrk.format("GET", "/en/") end
-end
-function response(status, headers, body)
+# The end of every wrk script here: statuses counted, 503s without Retry-After, one RESULT line.
+LUA_DONE = """function response(status, headers, body)
   counts[status] = (counts[status] or 0) + 1
   if status == 503 and headers["retry-after"] == nil then noretry = noretry + 1 end
 end
@@ -79,7 +66,22 @@ function done(summary, latency, requests)
     summary.requests, e.timeout, e.connect + e.read + e.write,
     latency:percentile(50), latency:percentile(99), latency.max, missing, s))
 end
-""".replace("WORDS", ",".join(f'"{w}"' for w in WORDS))
+"""
+LUA = """
+local words = {WORDS}
+local threads = {}
+local counter = 0
+function setup(thread) table.insert(threads, thread) end
+function init(args) counts = {}; noretry = 0; math.randomseed(os.time() + counter); counter = counter + 1 end
+request = function()
+  local r = math.random(10)
+  if r <= 6 then
+    return wrk.format("GET", "/api/v1/search?q=" .. words[math.random(#words)] .. "+" ..
+                      words[math.random(#words)] .. "&page=" .. math.random(3))
+  elseif r <= 8 then return wrk.format("GET", "/api/v1/conferences")
+  else return wrk.format("GET", "/en/") end
+end
+LUA_DONE""".replace("WORDS", ",".join(f'"{w}"' for w in WORDS)).replace("LUA_DONE", LUA_DONE)
 
 
 def free_port() -> int:

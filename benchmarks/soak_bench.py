@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_bench import Server, wrk  # noqa: E402
+from load_bench import LUA_DONE, Server, wrk  # noqa: E402
 
 VOCAB = (
     "diffusion transformer graph kv cache reinforcement policy vision language model attention robust "
@@ -66,29 +66,11 @@ request = function()
   if r <= 5 then path = path .. "&venue=" .. venues[v] elseif r <= 7 then path = path .. "&year=" .. years[v] end
   return wrk.format("GET", path)
 end
-function response(status, headers, body)
-  counts[status] = (counts[status] or 0) + 1
-  if status == 503 and headers["retry-after"] == nil then noretry = noretry + 1 end
-end
-function done(summary, latency, requests)
-  local all = {}
-  local missing = 0
-  for _, t in ipairs(threads) do
-    for k, v in pairs(t:get("counts")) do all[k] = (all[k] or 0) + v end
-    missing = missing + t:get("noretry")
-  end
-  local s = ""
-  for k, v in pairs(all) do s = s .. " s" .. k .. "=" .. v end
-  local e = summary.errors
-  io.write(string.format("RESULT requests=%d timeouts=%d errors=%d p50=%d p99=%d max=%d noretry=%d%s\\n",
-    summary.requests, e.timeout, e.connect + e.read + e.write,
-    latency:percentile(50), latency:percentile(99), latency.max, missing, s))
-end
-"""
+LUA_DONE"""
 
 
 def lua(mode: str) -> str:
-    return (LUA.replace("{WORDS}", "{" + ",".join(f'"{w}"' for w in VOCAB) + "}")
+    return (LUA.replace("LUA_DONE", LUA_DONE).replace("{WORDS}", "{" + ",".join(f'"{w}"' for w in VOCAB) + "}")
             .replace("{VENUES}", "{" + ",".join(f'"{v}"' for v, _ in VENUES) + "}")
             .replace("{YEARS}", "{" + ",".join(str(y) for _, y in VENUES) + "}")
             .replace("MODE", f'"{mode}"'))

@@ -14,16 +14,11 @@ import pytest
 from paperlist.store import Store
 from tests.conftest import serve_site
 from tests.test_resolve import BIB, CITED, HOSTILE, LSTM_LINE
-from tests.test_web_browser import CHROMIUM, Watch, browser, shot
+from tests.test_web_browser import BROWSER_MARKS, Watch, browser, shot
 from tests.webdata import build_store, paper_id
 
 __all__ = ["browser"]          # the Chromium fixture, shared with the site's browser tests
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at "
-                       "/usr/bin/chromium (apt-get install chromium); browser tests need it and never "
-                       "download a browser"),
-]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")

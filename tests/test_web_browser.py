@@ -18,12 +18,14 @@ from tests.webdata import build_store, paper_id
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-pytestmark = [
+# every browser test module's marks
+BROWSER_MARKS = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at "
                        "/usr/bin/chromium (apt-get install chromium); browser tests need it and never "
                        "download a browser"),
 ]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
