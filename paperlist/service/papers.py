@@ -9,6 +9,8 @@ from urllib.parse import quote
 
 from .. import venues as venue_registry
 from ..citation import bibtex
+from ..cite import STYLES, cite
+from ..cite import ris as ris_writer
 from ..models import LINK_KINDS, Paper
 from ..richtext import render_block, render_inline, render_markdown
 from ..search.similar import similar_papers
@@ -19,6 +21,7 @@ from .home import Home
 from .paths import author_path, paper_path, topic_path, venue_path
 from .reviews import review_place, review_scores
 from .types import (
+    CiteText,
     ExternalId,
     Link,
     PaperDetail,
@@ -134,7 +137,22 @@ def paper(home: Home, ref: str) -> PaperDetail:
         "tldr_html": render_inline(p.tldr), "summary_zh_html": render_markdown(p.summary_zh),
         "more_by_authors": more, "topics": paper_topics(home, p), "similar": _scored(home, found),
         "similar_method": method, "review_place": review_place(home, p),
+        "cite": cite_texts(p), "ris_href": paper_path(p.id) + ".ris",
     }
+
+
+def cite_texts(p: Paper) -> list[CiteText]:
+    """The paper in every CSL style (APA, MLA, Chicago, IEEE, GB/T 7714-2015)."""
+    return [{"style": k, "label": s.label, "text": cite(p, k), "href": f"{paper_path(p.id)}?format={k}"}
+            for k, s in STYLES.items() if s.csl]
+
+
+def citation(home: Home, ref: str, style: str) -> str:
+    """A paper's reference in one style (``bibtex`` or a CSL style key), or its RIS record (``ris``)."""
+    p = find_paper(home, ref)
+    if style == "ris":
+        return ris_writer.dumps([p])
+    return cite(p, style) + "\n"
 
 
 def _scored(home: Home, found: list[tuple[str, float]]) -> list[SimilarPaper]:

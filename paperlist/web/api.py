@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from .. import exports
+from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
 from ..models import STATUSES
 from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS
 from ..service import Home, list_request, search_request
@@ -47,6 +48,7 @@ Status = Literal[STATUSES]                               # type: ignore[valid-ty
 ListStatus = Literal[STATUSES + ("unknown",)]            # type: ignore[valid-type]
 ListFormat = Literal["json", "bib", "csv", "jsonl"]
 SearchFormat = Literal["json", "atom", "bib", "csv", "jsonl"]
+PaperFormat = Literal["json", "bib", "ris", "apa", "mla", "chicago", "ieee", "gbt7714"]
 
 FEED_SIZE = 50
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -226,21 +228,28 @@ async def similar(request: Request, ref: Annotated[str, Path(description="A pape
 
 @router.get("/papers/{ref:path}", response_model=m.Paper, tags=["papers"], summary="One paper",
             responses={**_ERRORS, **_MOVED,
-                       200: {"content": {"application/x-bibtex": {"schema": {"type": "string"}}}},
+                       200: {"content": {"application/x-bibtex": {"schema": {"type": "string"}},
+                                         RIS_MEDIA_TYPE.split(";")[0]: {"schema": {"type": "string"}},
+                                         "text/plain": {"schema": {"type": "string"}}}},
                        300: {"model": m.Problem,
                              "description": "The id names several papers (`candidates`)."}})
 async def paper(
     request: Request,
     ref: Annotated[str, Path(description=(
         "A paper id, or a DOI, arXiv, OpenReview, ACL Anthology or source id (301 to the paper's id)."))],
-    fmt: Annotated[Literal["json", "bib"], Query(alias="format",
-                                                 description="`bib`: the BibTeX entry alone.")]
+    fmt: Annotated[PaperFormat, Query(alias="format", description=(
+        "`bib`: the BibTeX entry alone; `ris`: its RIS record; `apa`, `mla`, `chicago`, `ieee`, `gbt7714` "
+        "(GB/T 7714-2015): the reference in that style, plain text (CSL styles rendered by citeproc-py)."))]
     = "json",
 ) -> Response:
     """A paper with its abstract (raw and rendered), authors, venue, status, links, external ids,
-    BibTeX and more papers by the same authors."""
+    BibTeX, its references in five citation styles and more papers by the same authors."""
     if fmt == "bib":
         return Response(sp.bibtex_entry(home(request), ref), media_type=exports.MEDIA_TYPES["bib"])
+    if fmt == "ris":
+        return Response(sp.citation(home(request), ref, "ris"), media_type=RIS_MEDIA_TYPE)
+    if fmt != "json":
+        return Response(sp.citation(home(request), ref, fmt), media_type="text/plain; charset=utf-8")
     return send(request, sp.paper(home(request), ref))
 
 

@@ -5,6 +5,7 @@ SQLite connection per worker beats a thread hop per request."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
@@ -14,9 +15,10 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
 from ..service import Ambiguous, BadRequest, Moved, ServiceError
 from ..service.errors import N_
-from ..service.papers import bibtex_entry, summaries
+from ..service.papers import citation, summaries
 from . import i18n
 from .problems import http_problem, is_api_path
 from .render import STATIC_FILES, cached_response, render, static_version
@@ -87,18 +89,24 @@ async def search(request: Request) -> Response:
     return await _search_page(request)
 
 
+_DOWNLOADS = {".bib": ("bibtex", "application/x-bibtex; charset=utf-8", "inline"),
+              ".ris": ("ris", RIS_MEDIA_TYPE, "attachment")}
+
+
 async def paper_or_bib(request: Request) -> Response:
     ref = request.path_params["ref"]
-    if ref.endswith(".bib"):
+    ext = ref[-4:]
+    if ext in _DOWNLOADS:
+        style, media_type, disposition = _DOWNLOADS[ext]
         try:
-            text = bibtex_entry(request.app.state.home, ref[:-4])
+            text = citation(request.app.state.home, ref[:-4], style)
         except Moved as r:
-            return RedirectResponse(i18n.prefix(request.state.lang) + r.location + ".bib", status_code=301)
+            return RedirectResponse(i18n.prefix(request.state.lang) + r.location + ext, status_code=301)
         except ServiceError as e:
             return error_page(request, e)
-        resp = cached_response(request, text.encode(), "application/x-bibtex; charset=utf-8",
-                               max_age=_max_age(request))
-        resp.headers["content-disposition"] = f'inline; filename="{ref}"'
+        resp = cached_response(request, text.encode(), media_type, max_age=_max_age(request))
+        name = re.sub(r"[^\w.-]", "_", ref)
+        resp.headers["content-disposition"] = f'{disposition}; filename="{name}"'
         return resp
     if ref.endswith(".json"):
         return RedirectResponse(i18n.prefix(request.state.lang) + f"/papers/{ref[:-5]}?format=json", 301)

@@ -11,7 +11,7 @@ venue-years, coverage, stats), ``topics``, ``authors`` and ``reviews``. Every ty
 
 from .authors import AuthorDetail, AuthorGroup, AuthorVenue, Coauthor
 from .common import AuthorRef, ExternalId, FormatLinks, Link, Pagination, PaperAuthor, PaperSummary, VenueRef
-from .papers import PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
+from .papers import CiteText, PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
 from .reviews import ConferenceStats, ReviewPlace, ReviewScores
 from .search import EmptyReason, Facets, FacetValue, SearchHit, SearchQuery, SearchResponse
 from .topics import (
@@ -44,6 +44,7 @@ from .venues import (
 )
 
 __all__ = [
+    "CiteText",
     "ConferenceStats", "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "AuthorDetail",
     "AuthorGroup",

@@ -26,7 +26,7 @@ from .common import (
     VenueRef,
     optional_key,
 )
-from .papers import Paper, PaperVenue, SimilarPaper, SimilarPapers
+from .papers import CiteText, Paper, PaperVenue, SimilarPaper, SimilarPapers
 from .reviews import (
     ConferenceStats,
     DimensionFigures,
@@ -82,7 +82,7 @@ from .venues import (
 __all__ = [
     "ConferenceStats", "DimensionFigures", "Ranked", "RankedAuthor", "RatingBin", "RatingFigures",
     "ReviewPlace", "ReviewScores", "VenueStatsRow",
-    "ApiIndex",
+    "ApiIndex", "CiteText",
     "AuthorDetail",
     "AuthorGroup",
     "AuthorRef",
