@@ -201,3 +201,38 @@ def serve_site(home: Path) -> Iterator[str]:
     finally:
         srv.should_exit = True
         t.join(timeout=10)
+
+
+# --- reading lists: the same tests against SQLite and a real PostgreSQL ----------------------
+LIST_BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A throwaway PostgreSQL cluster (initdb + pg_ctl from Debian's postgresql package, on a unix
+    socket in a temp dir), one per test session; skipped when the binaries are absent."""
+    from tests.pgcluster import PgCluster, find_bindir
+
+    bindir = find_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL binaries are absent (apt-get install postgresql): the PostgreSQL backend is "
+                    "not tested here")
+    cluster = PgCluster(bindir, tmp_path_factory.mktemp("pg"))
+    cluster.start()
+    try:
+        yield cluster.url()
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=LIST_BACKENDS)
+def lists_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty lists store of each backend: an SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "lists" / "lists.db")
+        return
+    base: str = request.getfixturevalue("postgres_url")
+    from tests.pgcluster import fresh_database
+
+    with fresh_database(base) as url:
+        yield url

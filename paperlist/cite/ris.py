@@ -4,6 +4,7 @@ RIS library, rather than by hand: ``dumps`` for an export, ``loads`` for an impo
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import rispy
@@ -50,9 +51,24 @@ def record(p: Paper, url: str | None = None) -> dict[str, Any]:
     return rec
 
 
-def dumps(papers: list[Paper], url_of: Any = None) -> str:
-    """An RIS file of these papers (``url_of(id)``: the paper's page, listed first)."""
-    return rispy.dumps([record(p, url_of(p.id) if url_of else None) for p in papers])
+class _Writer(rispy.RisWriter):
+    """rispy's writer without its "1." counter line before each record (not part of RIS)."""
+
+    def set_header(self, count: int) -> str:
+        return ""
+
+
+def dumps(papers: list[Paper], url_of: Callable[[str], str] | None = None,
+          notes: Mapping[str, str] | None = None) -> str:
+    """An RIS file of these papers (``url_of(id)``: the paper's page, listed first; ``notes``: a
+    reading list's note per paper id, as ``N1``)."""
+    out = []
+    for p in papers:
+        rec = record(p, url_of(p.id) if url_of else None)
+        if notes and notes.get(p.id):
+            rec["notes"] = [" ".join(notes[p.id].split())]
+        out.append(rec)
+    return rispy.dumps(out, implementation=_Writer)
 
 
 def loads(text: str) -> list[dict[str, Any]]:

@@ -45,6 +45,12 @@ class BadRequest(ServiceError):
     status = 400
 
 
+class Conflict(ServiceError):
+    """A limit of a reading list reached (lists per link, papers per list, seen marks)."""
+
+    status = 409
+
+
 class Unavailable(ServiceError):
     """Search asked of a home whose index has not been built yet."""
 

@@ -26,6 +26,20 @@ def _seg(s: str) -> str:
     return s if _PLAIN_SEGMENT.fullmatch(s) else quote(s, safe="")
 
 
+def list_path(token: str, list_id: str | None = None) -> str:
+    """A private reading-list page (the token is the capability: never log or share it)."""
+    return f"/lists/{token}" + (f"/{list_id}" if list_id else "")
+
+
+def list_api_path(token: str, list_id: str | None = None) -> str:
+    """A reading list in the API (its lists under ``/lists``, apart from ``/seen`` and ``/starred``)."""
+    return f"{API_ROOT}/lists/{token}" + (f"/lists/{list_id}" if list_id else "")
+
+
+def shared_path(share: str) -> str:
+    return f"/shared/{share}"
+
+
 def paper_path(pid: str) -> str:
     return "/papers/" + _seg(pid)
 

@@ -422,11 +422,17 @@ def openapi_document(app: Any) -> dict[str, Any]:
     return doc
 
 
-TAGS = {"search": "Full-text search with the site's query language; exports and feeds of any search.",
+TAGS = {"lists": "Reading lists behind a private link: papers, notes, seen marks, import and export; "
+                 "a read-only share link per list.",
+        "search": "Full-text search with the site's query language; exports and feeds of any search.",
         "papers": "Papers by id or external id (DOI, arXiv, OpenReview, ACL Anthology).",
         "conferences": "Venues, their years, and each conference-year's complete list.",
         "authors": "Authors by key.", "corpus": "What the library holds and where it came from.",
         "topics": "Research topics: statistics per topic, venue and year, and each topic's papers.",
         "meta": "The API itself."}
+
+from .api_lists import router as _lists_router  # noqa: E402 - its routes join the API's
+
+router.include_router(_lists_router)
 
 __all__ = ["openapi_document", "router"]

@@ -20,10 +20,12 @@ from ..service import Ambiguous, BadRequest, Moved, ServiceError
 from ..service.errors import N_
 from ..service.papers import citation, summaries
 from . import i18n
+from .list_forms import form_routes
 from .problems import http_problem, is_api_path
 from .render import STATIC_FILES, cached_response, render, static_version
 from .views.apidocs import build_api_docs
 from .views.base import Ctx, card
+from .views.lists import build_list, build_shared, build_start
 from .views.papers import build_author, build_paper
 from .views.search import build_search
 from .views.stats import build_conference_stats
@@ -145,7 +147,8 @@ async def favicon(request: Request) -> Response:
 
 
 async def robots(request: Request) -> Response:
-    return PlainTextResponse("User-agent: *\nDisallow: /search\nAllow: /\n")
+    return PlainTextResponse("User-agent: *\nDisallow: /search\nDisallow: /lists\nDisallow: /shared\n"
+                             "Disallow: /en/lists\nDisallow: /en/shared\nAllow: /\n")
 
 
 def routes() -> list[Route]:
@@ -171,6 +174,14 @@ def routes() -> list[Route]:
         Route("/papers/{ref:path}", paper_or_bib),
         Route("/authors/{key:path}",
               page("author.html", lambda r: build_author(ctx(r), r.path_params["key"], r.query_params))),
+        Route("/lists", page("lists.html", lambda r: build_start(ctx(r)))),
+        Route("/lists/{token}",
+              page("reading_list.html", lambda r: build_list(ctx(r), r.path_params["token"], None))),
+        Route("/lists/{token}/{list_id}", page("reading_list.html", lambda r: build_list(
+            ctx(r), r.path_params["token"], r.path_params["list_id"]))),
+        Route("/shared/{share}",
+              page("reading_list.html", lambda r: build_shared(ctx(r), r.path_params["share"]))),
+        *form_routes(),
         Route("/api", page("api.html", lambda r: build_api_docs(ctx(r), r.app.openapi()))),
         Route("/healthz", healthz),
         Route("/static/{name}", static),

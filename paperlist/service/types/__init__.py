@@ -11,6 +11,16 @@ venue-years, coverage, stats), ``topics``, ``authors`` and ``reviews``. Every ty
 
 from .authors import AuthorDetail, AuthorGroup, AuthorVenue, Coauthor
 from .common import AuthorRef, ExternalId, FormatLinks, Link, Pagination, PaperAuthor, PaperSummary, VenueRef
+from .lists import (
+    ImportReport,
+    ListEntry,
+    ListLimits,
+    ListShelf,
+    ReadingList,
+    ReadingListInfo,
+    SeenMarks,
+    StarredPapers,
+)
 from .papers import CiteText, PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
 from .reviews import ConferenceStats, ReviewPlace, ReviewScores
 from .search import EmptyReason, Facets, FacetValue, SearchHit, SearchQuery, SearchResponse
@@ -44,6 +54,8 @@ from .venues import (
 )
 
 __all__ = [
+    "ImportReport", "StarredPapers", "ListEntry", "ListLimits", "ListShelf", "ReadingList",
+    "ReadingListInfo", "SeenMarks",
     "CiteText",
     "ConferenceStats", "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "AuthorDetail",

@@ -26,6 +26,16 @@ from .common import (
     VenueRef,
     optional_key,
 )
+from .lists import (
+    ImportReport,
+    ListEntry,
+    ListLimits,
+    ListShelf,
+    ReadingList,
+    ReadingListInfo,
+    SeenMarks,
+    StarredPapers,
+)
 from .papers import CiteText, Paper, PaperVenue, SimilarPaper, SimilarPapers
 from .reviews import (
     ConferenceStats,
@@ -82,7 +92,9 @@ from .venues import (
 __all__ = [
     "ConferenceStats", "DimensionFigures", "Ranked", "RankedAuthor", "RatingBin", "RatingFigures",
     "ReviewPlace", "ReviewScores", "VenueStatsRow",
-    "ApiIndex", "CiteText",
+    "ApiIndex", "CiteText", "ImportReport", "StarredPapers", "ListEntry", "ListLimits", "ListShelf",
+    "ReadingList",
+    "ReadingListInfo", "SeenMarks",
     "AuthorDetail",
     "AuthorGroup",
     "AuthorRef",
