@@ -176,9 +176,9 @@ def client(web_app):  # type: ignore[no-untyped-def]
 
 
 @contextlib.contextmanager
-def serve_site(home: Path) -> Iterator[str]:
+def serve_site(home: Path, lists_url: str | None = None) -> Iterator[str]:
     """The site and API of ``home`` under a real uvicorn on a free 127.0.0.1 port (a thread of
-    this process); yields its base URL."""
+    this process); yields its base URL. Reading lists live at ``lists_url`` (default <home>/lists.db)."""
     import uvicorn
 
     from paperlist.web.app import Settings, create_app
@@ -186,7 +186,8 @@ def serve_site(home: Path) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
-    app = create_app(Settings(home=home, store=Store(home / "paperlist.db", readonly=True)))
+    app = create_app(Settings(home=home, store=Store(home / "paperlist.db", readonly=True),
+                              lists_url=lists_url))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                         lifespan="off"))
     t = threading.Thread(target=srv.run, daemon=True)

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 API_ROOT = "/api/v1"
-EXPORT_FORMATS = ("bib", "csv", "jsonl")
+EXPORT_FORMATS = ("bib", "ris", "csv", "jsonl")
 _PLAIN_SEGMENT = re.compile(r"[a-z0-9._-]+")
 
 

@@ -46,8 +46,8 @@ Sort = Literal[SORTS]                                    # type: ignore[valid-ty
 Mode = Literal[MODES]                                    # type: ignore[valid-type]
 Status = Literal[STATUSES]                               # type: ignore[valid-type]
 ListStatus = Literal[STATUSES + ("unknown",)]            # type: ignore[valid-type]
-ListFormat = Literal["json", "bib", "csv", "jsonl"]
-SearchFormat = Literal["json", "atom", "bib", "csv", "jsonl"]
+ListFormat = Literal["json", "bib", "ris", "csv", "jsonl"]
+SearchFormat = Literal["json", "atom", "bib", "ris", "csv", "jsonl"]
 PaperFormat = Literal["json", "bib", "ris", "apa", "mla", "chicago", "ieee", "gbt7714"]
 
 FEED_SIZE = 50
@@ -57,13 +57,13 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
                        (422, "A parameter is invalid; `errors` says which."),
                        (429, "Too many requests from this client (see Retry-After)."))}
 _EXPORT_CONTENT = {exports.MEDIA_TYPES[f].split(";")[0]: {"schema": {"type": "string"}}
-                   for f in ("bib", "csv", "jsonl")}
+                   for f in ("bib", "ris", "csv", "jsonl")}
 _FEED_CONTENT = {"application/atom+xml": {"schema": {"type": "string"}}}
 _MOVED: dict[int | str, dict[str, Any]] = {301: {"description": "An alias or another spelling: the canonical "
                                                                 "address is in Location."}}
 
 FormatParam = Annotated[ListFormat, Query(alias="format", description=(
-    "`json` (default); or an export of the whole list, not only this page: `bib` (BibTeX), `csv`, "
+    "`json` (default); or an export of the whole list, not only this page: `bib` (BibTeX), `ris`, `csv`, "
     "`jsonl` (one paper per line, the fields of /papers/{id} without HTML); streamed, at most "
     "`limit` rows."))]
 LimitParam = Annotated[int, Query(ge=1, le=exports.MAX_ROWS,
@@ -187,7 +187,7 @@ async def search(
     snippets: Annotated[bool, Query(description="Highlight matches in titles and abstract passages.")] = True,
     fmt: Annotated[SearchFormat, Query(alias="format", description=(
         "`json` (default); `atom`: a feed of this page of hits (subscribe with `sort=newest`); "
-        "`bib`, `csv`, `jsonl`: an export of every hit in this order, not only this page, at most "
+        "`bib`, `ris`, `csv`, `jsonl`: an export of every hit in this order, not only this page, at most "
         "`limit` rows."))] = "json",
     limit: LimitParam = exports.MAX_ROWS,
 ) -> Response:

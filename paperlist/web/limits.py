@@ -36,6 +36,7 @@ MAX_QUERY_BYTES = 8_192        # a 1,000-character query, percent-encoded as UTF
 MAX_BODY_BYTES = 16_384        # a list's form or JSON body; anything bigger is refused early
 MAX_IMPORT_BYTES = 2_000_000   # a BibTeX or RIS file imported into a list
 CREATE_COST = 10               # write tokens a new private link costs
+_EXPORTS = ("bib", "ris", "csv", "jsonl", "apa", "mla", "chicago", "ieee", "gbt7714")
 _WRITES = ("POST", "PUT", "PATCH", "DELETE")
 _CREATE = {"/api/v1/lists", "/lists/new"}
 EXPORT_COST = 10
@@ -152,7 +153,7 @@ class Limits(HTTPMiddleware):
 
 def _cost(query: bytes) -> float:
     fmt = dict(parse_qsl(query.decode("latin-1"))).get("format") if b"format=" in query else None
-    return EXPORT_COST if fmt in ("bib", "csv", "jsonl") else 1.0
+    return EXPORT_COST if fmt in _EXPORTS else 1.0
 
 
 def _body_limit(path: str) -> int:

@@ -29,13 +29,13 @@ def _back(request: Request, path: str, anchor: str = "") -> Response:
 
 
 async def _form(request: Request) -> Form:
-    form = await request.form(max_files=1, max_fields=20, max_part_size=MAX_IMPORT_BYTES)
     out: Form = {}
-    for k, v in form.multi_items():
-        if isinstance(v, UploadFile):
-            out[k] = (await v.read(MAX_IMPORT_BYTES + 1)).decode("utf-8-sig", errors="replace")
-        else:
-            out[k] = v
+    async with request.form(max_files=1, max_fields=20, max_part_size=MAX_IMPORT_BYTES) as form:
+        for k, v in form.multi_items():
+            if isinstance(v, UploadFile):
+                out[k] = (await v.read(MAX_IMPORT_BYTES + 1)).decode("utf-8-sig", errors="replace")
+            else:
+                out[k] = v
     return out
 
 
