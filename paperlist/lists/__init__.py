@@ -5,6 +5,7 @@ database that several serving machines share."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .errors import BadListInput, ListFull, ListsError, UnknownList
@@ -13,7 +14,12 @@ from .store import Item, ListRow, ListStore, Shelf
 LISTS_FILE = "lists.db"
 
 __all__ = ["BadListInput", "Item", "ListFull", "ListRow", "ListStore", "ListsError", "Shelf", "UnknownList",
-           "open_lists", "LISTS_FILE"]
+           "open_lists", "redact_url", "LISTS_FILE"]
+
+
+def redact_url(url: str) -> str:
+    """A lists URL fit for a message: a PostgreSQL password replaced by ``***``."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
 def open_lists(url: str | Path) -> ListStore:
