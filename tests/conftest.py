@@ -209,7 +209,7 @@ LIST_BACKENDS = ["sqlite", "postgresql"]
 
 
 @pytest.fixture(scope="session")
-def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def postgres_url() -> Iterator[str]:
     """A throwaway PostgreSQL cluster (initdb + pg_ctl from Debian's postgresql package, on a unix
     socket in a temp dir), one per test session; skipped when the binaries are absent."""
     from tests.pgcluster import PgCluster, find_bindir
@@ -218,7 +218,7 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if bindir is None:
         pytest.skip("PostgreSQL binaries are absent (apt-get install postgresql): the PostgreSQL backend is "
                     "not tested here")
-    cluster = PgCluster(bindir, tmp_path_factory.mktemp("pg"))
+    cluster = PgCluster(bindir)
     cluster.start()
     try:
         yield cluster.url()

@@ -10,6 +10,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,11 +29,15 @@ def find_bindir() -> Path | None:
 
 
 class PgCluster:
-    def __init__(self, bindir: Path, root: Path) -> None:
+    """A cluster in a directory of its own under /tmp (outside pytest's temp tree, whose 0700
+    directories an unprivileged server could not enter), removed by ``stop``."""
+
+    def __init__(self, bindir: Path) -> None:
         self.bindir = bindir
-        self.root = root
-        self.data = root / "data"
-        self.sock = root / "sock"
+        self.root = Path(tempfile.mkdtemp(prefix="paperlist-pg-"))
+        os.chmod(self.root, 0o755)
+        self.data = self.root / "data"
+        self.sock = self.root / "sock"
         self.user = RUN_AS if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
 
     def _run(self, *args: str) -> None:
@@ -48,10 +53,6 @@ class PgCluster:
             uid, gid = pwd.getpwnam(self.user).pw_uid, pwd.getpwnam(self.user).pw_gid
             for p in (self.root, self.sock):
                 os.chown(p, uid, gid)
-            p = self.root
-            while p != p.parent:                # the server must reach its socket directory
-                os.chmod(p, os.stat(p).st_mode | 0o111)
-                p = p.parent
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
                   "--no-instructions")
         opts = f"-k {self.sock} -c listen_addresses='' -c fsync=on -c max_connections=100"
@@ -63,6 +64,7 @@ class PgCluster:
     def stop(self) -> None:
         with contextlib.suppress(Exception):
             self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
 
 
 @contextlib.contextmanager
