@@ -32,7 +32,7 @@ def paper_ids(home: Path) -> list[str]:
 
 
 class Server:
-    def __init__(self, home: Path, lists_url: str, workers: int = 2) -> None:
+    def __init__(self, home: Path, lists_url: str, workers: int = 2, start_timeout: float = 40) -> None:
         self.port = free_port()
         exe = Path(sys.executable).parent / "paperlist"
         self.proc = subprocess.Popen(
@@ -55,7 +55,7 @@ class Server:
             start_new_session=True,
             env={**os.environ, "PYTHONWARNINGS": ""},
         )
-        deadline = time.monotonic() + 40
+        deadline = time.monotonic() + start_timeout
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2) as r:

@@ -183,6 +183,11 @@ class ListStore:
         return [Item(r[0], r[1], int(r[2])) for r in self.db.read(
             "SELECT paper, note, added FROM items WHERE list_id = ? ORDER BY added, paper", (list_id,))]
 
+    def item(self, list_id: str, paper: str) -> Item | None:
+        rows = self.db.read("SELECT paper, note, added FROM items WHERE list_id = ? AND paper = ?",
+                            (list_id, paper))
+        return Item(rows[0][0], rows[0][1], int(rows[0][2])) if rows else None
+
     def shared(self, share: str) -> ListRow:
         """The list a share token opens (read-only)."""
         if not tokens.well_formed(share):

@@ -162,19 +162,19 @@ def remove_paper(home: Home, token: str, list_id: str, ref: str) -> ReadingListI
 def _stored_id(home: Home, token: str, list_id: str, ref: str) -> str:
     """The id a list holds for ``ref``: as given, or the stored id an alias resolved to ``ref``."""
     _call(home, lambda ls: ls.list_row(token, list_id))
-    items = home.lists.items(list_id)
-    if any(i.paper == ref for i in items):
+    if home.lists.item(list_id, ref) is not None:
         return ref
-    for it, pid, _card in _current(home, items):
+    for it, pid, _card in _current(home, home.lists.items(list_id)):
         if pid == ref:
             return it.paper
     return ref
 
 
 def _entry(home: Home, list_id: str, pid: str) -> ListEntry:
-    for e in _entries(home, [i for i in home.lists.items(list_id) if i.paper == pid]):
-        return e
-    raise NotFound(N_("This paper is not in the list."), pid[:120])
+    item = home.lists.item(list_id, pid)
+    if item is None:
+        raise NotFound(N_("This paper is not in the list."), pid[:120])
+    return _entries(home, [item])[0]
 
 
 def starred(home: Home, token: str) -> StarredPapers:
