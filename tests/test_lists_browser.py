@@ -136,6 +136,18 @@ def test_star_reload_share_triage_export_import(browser: Any, server: str, web_s
         page.wait_for_selector(".list-entries")
         assert entries(page) == ids[:2], ext
     shot(page, "lists-imported")
+
+    # the list pages are accessible too: axe-core finds nothing serious, in both languages
+    from axe_playwright_python.sync_playwright import Axe
+
+    share = page.get_attribute("#share-link", "href")
+    found = []
+    for path in (private, private.replace("/en/", "/", 1), share, "/en/lists", "/lists"):
+        page.goto(path)
+        for v in Axe().run(page).response["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                found.append((path, v["id"], [n["target"] for n in v["nodes"][:3]]))
+    assert found == []
     for pg in (page, other):
         assert pg.watch.errors == [] and pg.watch.dialogs == []
     ctx1.close()
