@@ -35,7 +35,7 @@ MAX_PATH_BYTES = 2_048
 MAX_QUERY_BYTES = 8_192        # a 1,000-character query, percent-encoded as UTF-8, plus filters
 MAX_BODY_BYTES = 16_384        # a list's form or JSON body; anything bigger is refused early
 MAX_IMPORT_BYTES = 2_000_000   # a BibTeX or RIS file imported into a list
-CREATE_COST = 10               # write tokens a new private link costs
+CREATE_COST = 20               # write tokens a new private link costs
 _EXPORTS = ("bib", "ris", "csv", "jsonl", "apa", "mla", "chicago", "ieee", "gbt7714")
 _WRITES = ("POST", "PUT", "PATCH", "DELETE")
 _CREATE = {"/api/v1/lists", "/lists/new"}
@@ -52,8 +52,8 @@ class RateLimit:
     rate: float = 0.0
     burst: int = 60
     loopback: bool = False            # also limit clients on 127.0.0.0/8 and ::1
-    write_rate: float = 2.0           # writes per second per client (0: no separate limit)
-    write_burst: int = 60
+    write_rate: float = 5.0           # writes per second per client (0: no separate limit); triage is ~3/s
+    write_burst: int = 120
 
 
 class TokenBuckets:
