@@ -22,24 +22,29 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import bibtexparser
 import orjson
+from bibtexparser import Library
+from bibtexparser.model import Field
 from lxml import etree
 
 from . import venues
-from .citation import bibtex
+from .citation import bibtex, escape_latex
+from .cite import ris
 from .models import Paper
 from .store import Store
 
 MAX_ROWS = 10_000          # the most papers one export holds
 CHUNK = 100                # papers read from the store at a time
-FORMATS = ("bib", "csv", "jsonl")
+FORMATS = ("bib", "ris", "csv", "jsonl")
 MEDIA_TYPES = {
+    "ris": ris.MEDIA_TYPE,
     "bib": "application/x-bibtex; charset=utf-8",
     "csv": "text/csv; charset=utf-8",
     "jsonl": "application/x-ndjson",
     "atom": "application/atom+xml; charset=utf-8",
 }
-EXTENSIONS = {"bib": "bib", "csv": "csv", "jsonl": "jsonl", "atom": "atom"}
+EXTENSIONS = {"ris": "ris", "bib": "bib", "csv": "csv", "jsonl": "jsonl", "atom": "atom"}
 CSV_COLUMNS = ("id", "title", "authors", "venue", "venue_name", "year", "status", "accepted", "track",
                "award", "abstract", "keywords", "doi", "arxiv", "openreview", "pdf", "url", "citations")
 
@@ -63,23 +68,47 @@ def read_papers(store: Store, ids: Iterable[str]) -> Iterator[list[Paper]]:
 
 
 def export(store: Store, ids: Iterable[str], fmt: str, record: Callable[[Paper], Mapping[str, Any]],
-           paper_url: Callable[[str], str]) -> Iterator[str]:
+           paper_url: Callable[[str], str], notes: Mapping[str, str] | None = None) -> Iterator[str]:
     """The export of these papers (at most MAX_ROWS) as text chunks. ``record`` makes a JSON Lines
-    record of a paper; ``paper_url`` its page's address (CSV's url column)."""
+    record of a paper; ``paper_url`` its page's address (CSV's url column, RIS's first UR).
+    ``notes`` (a reading list's note per paper id) are written as BibTeX ``annote``, RIS ``N1``, a
+    CSV ``note`` column and a JSON Lines ``note`` field."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r} (use {', '.join(FORMATS)})")
     limited = _first(ids, MAX_ROWS)
     if fmt == "csv":
-        yield csv_line(CSV_COLUMNS)
+        yield csv_line(CSV_COLUMNS + (("note",) if notes is not None else ()))
     keys = BibKeys()
+    note = (notes or {}).get
     for papers in read_papers(store, limited):
         if fmt == "bib":
-            yield "".join(keys.entry(p) + "\n\n" for p in papers)
+            yield "".join((with_list_fields(keys.entry(p), p.id, note(p.id) or "") if notes is not None
+                           else keys.entry(p)) + "\n\n" for p in papers)
+        elif fmt == "ris":
+            yield ris.dumps(papers, paper_url, notes)
         elif fmt == "csv":
-            yield "".join(csv_line(csv_row(p, paper_url)) for p in papers)
+            yield "".join(csv_line(csv_row(p, paper_url) + ([safe_cell(note(p.id) or "")] if notes is not None
+                                                            else [])) for p in papers)
         else:
-            yield "".join(orjson.dumps(record(p), option=orjson.OPT_NON_STR_KEYS).decode() + "\n"
-                          for p in papers)
+            extra = (lambda p: {"note": note(p.id) or ""}) if notes is not None else (lambda p: {})
+            yield "".join(orjson.dumps({**record(p), **extra(p)}, option=orjson.OPT_NON_STR_KEYS).decode()
+                          + "\n" for p in papers)
+
+
+def with_list_fields(entry: str, paper_id: str, note: str) -> str:
+    """A reading list's BibTeX entry: the note as its ``annote`` field (escaped like any value) and
+    the paper's id as ``paperlist`` (styles ignore it; an import back finds the paper by it even
+    when the source's entry differs from our record)."""
+    lib = bibtexparser.parse_string(entry)
+    if len(lib.entries) != 1:
+        return entry
+    e = lib.entries[0]
+    e.set_field(Field("paperlist", paper_id))
+    if note:
+        e.set_field(Field("annote", escape_latex(" ".join(note.split()))))
+    fmt = bibtexparser.BibtexFormat()
+    fmt.indent = "  "
+    return bibtexparser.write_string(Library([e]), bibtex_format=fmt).strip()
 
 
 def _first(ids: Iterable[str], n: int) -> Iterator[str]:

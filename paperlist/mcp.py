@@ -27,6 +27,7 @@ from .search.backend import SearchBackend
 from .search.model import SORTS
 from .service import Home, Moved, ServiceError, list_request, search_request
 from .service import conference_stats as scs
+from .service import lists as sl
 from .service import papers as sp
 from .service import resolve as sr
 from .service import search as ss
@@ -36,8 +37,11 @@ from .store import Store
 
 T = TypeVar("T")
 TOOL_NAMES = ["search_papers", "get_paper", "list_conferences", "list_conference_papers",
-              "find_similar_papers", "get_topic_stats", "get_conference_stats", "resolve_bibliography"]
+              "find_similar_papers", "get_topic_stats", "get_conference_stats", "resolve_bibliography",
+              "export_list"]
 MAX_RESOLVE_CHARS = 500_000           # a bibliography handed to a tool (the API takes 2 MB)
+_LIST_LINK = re.compile(r"/(lists|shared)/([A-Za-z0-9_-]{32})(?:/([0-9a-f]{16}))?")
+LIST_FORMATS = ("bib", "ris", "csv", "jsonl", "apa", "mla", "chicago", "ieee", "gbt7714")
 _TAG = re.compile(r"<[^>]+>")
 _HTML_FIELDS = ("title_html", "abstract_html", "tldr_html", "summary_zh_html", "bib_href",
                 "bibtex_from_source")
@@ -295,6 +299,28 @@ class Tools:
             out["bibtex"] = report["bibtex"]
         return out
 
+    def export_list(
+        self,
+        link: Annotated[str, Field(min_length=30, max_length=500, description=(
+            "A reading list's link as the site shows it: its read-only share link (…/shared/TOKEN) or its "
+            "private link (…/lists/TOKEN/LIST_ID; without LIST_ID, the link's first list)."))],
+        format: Annotated[Literal[LIST_FORMATS], Field(description=(  # type: ignore[valid-type]
+            "bib (BibTeX, notes as annote), ris, csv, jsonl, or a bibliography in apa, mla, chicago, ieee "
+            "or gbt7714 (GB/T 7714-2015)."))] = "bib",
+    ) -> dict[str, Any]:
+        """A reading list exported whole: its name, how many papers it holds, and the text of the
+        export in the format asked (BibTeX, RIS, CSV, JSON Lines) or its bibliography in a citation
+        style. Reads only; the list is not changed."""
+        m = _LIST_LINK.search(link)
+        if m is None:
+            raise ToolFailure("Not a reading-list link: expected …/shared/TOKEN or …/lists/TOKEN[/LIST_ID].")
+        kind, token, list_id = m.groups()
+        if kind == "lists" and list_id is None:
+            list_id = self._call(sl.shelf, self.home, token)["lists"][0]["id"]
+        row, chunks = self._call(sl.list_export, self.home, token if kind == "lists" else None,
+                                 list_id if kind == "lists" else token, format, lambda pid: f"/papers/{pid}")
+        return {"name": row.name, "papers": row.count, "format": format, "text": self._call("".join, chunks)}
+
 
 def build_server(tools: Tools) -> Any:
     """The MCP server (the official SDK's ``MCPServer``) with every tool in TOOL_NAMES, all
@@ -312,8 +338,8 @@ def build_server(tools: Tools) -> Any:
                       "list_conferences and list_conference_papers, find related work with "
                       "find_similar_papers, follow research topics with get_topic_stats, and judge a "
                       "conference-year by its numbers (acceptance rate, review scores) with "
-                      "get_conference_stats, and match a bibliography to its papers (and clean it) with "
-                      "resolve_bibliography."))
+                      "get_conference_stats; match a bibliography to its papers (and clean it) with "
+                      "resolve_bibliography; export a reading list by its link with export_list."))
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False, idempotent_hint=True)
 
     def tool(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -176,9 +176,9 @@ def client(web_app):  # type: ignore[no-untyped-def]
 
 
 @contextlib.contextmanager
-def serve_site(home: Path) -> Iterator[str]:
+def serve_site(home: Path, lists_url: str | None = None) -> Iterator[str]:
     """The site and API of ``home`` under a real uvicorn on a free 127.0.0.1 port (a thread of
-    this process); yields its base URL."""
+    this process); yields its base URL. Reading lists live at ``lists_url`` (default <home>/lists.db)."""
     import uvicorn
 
     from paperlist.web.app import Settings, create_app
@@ -186,7 +186,8 @@ def serve_site(home: Path) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
-    app = create_app(Settings(home=home, store=Store(home / "paperlist.db", readonly=True)))
+    app = create_app(Settings(home=home, store=Store(home / "paperlist.db", readonly=True),
+                              lists_url=lists_url))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                         lifespan="off"))
     t = threading.Thread(target=srv.run, daemon=True)
@@ -201,3 +202,38 @@ def serve_site(home: Path) -> Iterator[str]:
     finally:
         srv.should_exit = True
         t.join(timeout=10)
+
+
+# --- reading lists: the same tests against SQLite and a real PostgreSQL ----------------------
+LIST_BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster (initdb + pg_ctl from Debian's postgresql package, on a unix
+    socket in a temp dir), one per test session; skipped when the binaries are absent."""
+    from tests.pgcluster import PgCluster, find_bindir
+
+    bindir = find_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL binaries are absent (apt-get install postgresql): the PostgreSQL backend is "
+                    "not tested here")
+    cluster = PgCluster(bindir)
+    cluster.start()
+    try:
+        yield cluster.url()
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=LIST_BACKENDS)
+def lists_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty lists store of each backend: an SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "lists" / "lists.db")
+        return
+    base: str = request.getfixturevalue("postgres_url")
+    from tests.pgcluster import fresh_database
+
+    with fresh_database(base) as url:
+        yield url

@@ -4,6 +4,7 @@ that say what to fix."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,11 +18,12 @@ from paperlist.store import Store
 from tests.webdata import paper_id
 
 
-def _run(home: Path, script: Any) -> Any:
+def _run(home: Path, script: Any, env: dict[str, str] | None = None) -> Any:
     """Start `python -m paperlist --home HOME mcp`, connect the SDK's client, run ``script(client)``."""
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "paperlist", "--home", str(home), "mcp"],
-                                   cwd=str(Path(__file__).resolve().parent.parent))
+                                   cwd=str(Path(__file__).resolve().parent.parent),
+                                   env={**os.environ, **env} if env else None)
 
     async def main() -> Any:
         with anyio.fail_after(60):
@@ -84,7 +86,7 @@ def test_tools_are_listed(answers: dict[str, Any]) -> None:
     assert set(tools) == set(TOOL_NAMES) == {"search_papers", "get_paper", "list_conferences",
                                              "list_conference_papers", "find_similar_papers",
                                              "get_topic_stats", "get_conference_stats",
-                                             "resolve_bibliography"}
+                                             "resolve_bibliography", "export_list"}
     search = tools["search_papers"]
     assert "query" in search.input_schema["properties"] and search.description
     assert search.annotations.read_only_hint is True
@@ -187,3 +189,35 @@ def test_resolve_bibliography_over_the_protocol(answers: dict[str, Any], web_sto
     assert "@inproceedings{mine," in d["bibtex"]
     empty = answers["resolve_empty"]
     assert empty.is_error and "empty" in empty.content[0].text
+
+
+def test_export_list_by_its_links(web_home: Path, web_store: Store, tmp_path: Path) -> None:
+    """A reading list exported over MCP by its share link and by its private link, in RIS and APA;
+    a link that is none is a tool error."""
+    import rispy
+
+    from paperlist.lists import open_lists
+
+    url = str(tmp_path / "lists.db")
+    lists = open_lists(url)
+    token, lid = lists.create_shelf("For the review")
+    for k in ("spec", "acl"):
+        lists.add(token, lid, paper_id(web_store, k), f"why {k}")
+    share = lists.shelf(token).lists[0].share
+    lists.close()
+
+    async def script(c: Any) -> dict[str, Any]:
+        shared = f"https://x.org/en/shared/{share}"
+        return {"ris": await c.call_tool("export_list", {"link": shared, "format": "ris"}),
+                "apa": await c.call_tool("export_list", {"link": f"/lists/{token}/{lid}", "format": "apa"}),
+                "bad": await c.call_tool("export_list", {"link": "https://x.org/papers/" + "a" * 40})}
+
+    out = _run(web_home, script, env={"PAPERLIST_LISTS_URL": url})
+    ris = out["ris"].structured_content
+    assert ris["name"] == "For the review" and ris["papers"] == 2
+    recs = rispy.loads(ris["text"])
+    assert [r["id"] for r in recs] == [paper_id(web_store, "spec"), paper_id(web_store, "acl")]
+    assert recs[1]["notes"] == ["why acl"]
+    apa = out["apa"].structured_content["text"]
+    assert "(2024)" in apa and "(2023)" in apa
+    assert out["bad"].is_error and "Not a reading-list link" in out["bad"].content[0].text

@@ -35,6 +35,13 @@ ROOTS: dict[type[BaseModel], Any] = {
     m.ConferenceStats: st.ConferenceStats,
     m.Stats: st.Stats,
     m.ResolveReport: st.ResolveReport,
+    m.ListShelf: st.ListShelf,
+    m.ReadingListInfo: st.ReadingListInfo,
+    m.ReadingList: st.ReadingList,
+    m.ListEntry: st.ListEntry,
+    m.ImportReport: st.ImportReport,
+    m.SeenMarks: st.SeenMarks,
+    m.StarredPapers: st.StarredPapers,
 }
 # Response models whose dicts the service builds untyped (store figures, the API index, errors).
 UNTYPED = {m.ApiIndex, m.Problem}

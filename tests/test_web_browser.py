@@ -99,17 +99,17 @@ def test_search_facet_paper_copy_language(page: Any, web_store: Store) -> None:
     page.wait_for_url("**/en/papers/**")
     assert page.locator("h1.paper-title").inner_text() == title
     bibtex = page.locator("#bibtex").inner_text()
-    copy = page.locator("button.copy")
+    copy = page.locator('button.copy[data-copy="#bibtex"]')
     assert copy.is_visible()
     copy.click()
-    page.wait_for_function("document.querySelector('button.copy').classList.contains('done')")
+    page.wait_for_function("document.querySelector('.cite-actions button.copy').classList.contains('done')")
     assert page.evaluate("navigator.clipboard.readText()") == bibtex
     assert copy.inner_text() == "Copied"
     english = page.url
     page.locator("a.lang-switch").click()
     page.wait_for_url(lambda url: url == english.replace("/en/", "/", 1))     # same page, Chinese
     assert page.locator("html").get_attribute("lang") == "zh-CN"
-    assert page.locator("button.copy").inner_text() == "复制 BibTeX"
+    assert page.locator('button.copy[data-copy="#bibtex"]').inner_text() == "复制 BibTeX"
     assert not page.watch.dialogs and not page.watch.errors, page.watch.errors
 
 
@@ -149,7 +149,7 @@ def test_works_without_javascript(browser: Any, server: str) -> None:
     pg.locator(".hits .card-title a").first.click()
     pg.wait_for_url("**/en/papers/**")
     assert pg.locator("#bibtex").inner_text().startswith("@")
-    assert not pg.locator("button.copy").is_visible()          # needs JS: hidden without it
+    assert not pg.locator('button.copy[data-copy="#bibtex"]').is_visible()  # needs JS: hidden without it
     ctx.close()
 
 

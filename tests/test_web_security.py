@@ -152,3 +152,28 @@ def test_hostile_affiliations_institutions_and_countries_stay_text(client: Any, 
     twin = client.get(prefix + "/conferences/iclr/2024/stats?format=json")
     assert twin.headers["content-type"] == "application/json"
     assert XSS_INSTITUTION in {i["name"] for i in twin.json()["institutions"]}       # data stays data
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"])
+def test_xss_in_a_reading_list_is_inert(client: Any, web_store: Store, prefix: str) -> None:
+    """A list's name and notes are shown as text on its private page and its share page, and stay
+    data in the JSON twin and the API."""
+    from tests.webdata import XSS_LIST_NAME, XSS_NOTE
+
+    s = client.post("/api/v1/lists", json={"name": XSS_LIST_NAME}).json()
+    token, lid = s["token"], s["lists"][0]["id"]
+    for key in ("xss", "spec"):
+        pid = paper_id(web_store, key)
+        r = client.put(f"/api/v1/lists/{token}/lists/{lid}/papers/{pid}", json={"note": XSS_NOTE})
+        assert r.status_code == 200
+    share = s["lists"][0]["share_href"]
+    for path in (f"/lists/{token}/{lid}", share, "/lists"):
+        r = client.get(prefix + path)
+        assert r.status_code == 200, path
+        assert_page_inert(path, r.text)
+        assert 'alert("note")' not in r.text and "<svg" not in r.text and 'alert("name")' not in r.text
+    owner = client.get(f"{prefix}/lists/{token}/{lid}").text
+    assert "&lt;/textarea&gt;&lt;script&gt;" in owner and "&#34;&gt;&lt;svg onload" in owner
+    assert client.get(f"{prefix}/lists/{token}/{lid}?format=json").json()["entries"][0]["note"] == XSS_NOTE
+    bib = client.get(f"/api/v1/lists/{token}/lists/{lid}?format=bib").text
+    assert "annote" in bib and r"\& more" in bib          # LaTeX specials escaped in the export

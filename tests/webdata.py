@@ -48,6 +48,9 @@ SOURCE_BIBTEX = ("@inproceedings{jin2024knowing,\n  title = {Knowing Without Say
 XSS_AFFILIATION = '"><img src=x onerror=alert("aff")>'
 XSS_INSTITUTION = '<script>alert("inst")</script>'
 XSS_COUNTRY = '"><svg onload=alert("country")>'
+# Reading lists: what their owners type is as untrusted as any source.
+XSS_NOTE = '</textarea><script>alert("note")</script><img src=x onerror=alert("note2")> "quoted" & more'
+XSS_LIST_NAME = '"><svg onload=alert("listname")></title><script>alert("name")</script>'
 
 
 def review(ratings: list[float], confidences: list[float], **dims: list[float]) -> Review:

@@ -9,6 +9,9 @@ import click
 
 from .. import venues as venue_registry
 from ..citation import bibtex
+from ..cite import cite
+from ..cite.ris import dumps as ris_dumps
+from ..cite.styles import CSL_STYLES
 from ..ingest import IngestReport, merge_pending
 from ..reports import write_ingest_report
 from ..service import ingest
@@ -178,12 +181,13 @@ def venues_cmd(as_json: bool, show_all: bool) -> None:
 
 @click.command("show")
 @click.argument("ref", metavar="PAPER_ID")
-@output_format("bib")
+@output_format("bib", "ris", *CSL_STYLES)
 @with_home
 @catch_store_errors
 def show_cmd(ref: str, as_json: bool, fmt: str) -> None:
     """Show one paper by its id, a retired id, or an external id (DOI, arXiv, OpenReview, ACL, source id);
-    --format bib prints its BibTeX entry."""
+    --format bib prints its BibTeX entry, ris its RIS record, and apa, mla, chicago, ieee or gbt7714
+    (GB/T 7714-2015) its reference in that citation style."""
     store = open_store()
     ids = store.resolve_id(ref)
     if not ids:
@@ -197,6 +201,12 @@ def show_cmd(ref: str, as_json: bool, fmt: str) -> None:
     assert p is not None
     if fmt == "bib":
         click.echo(bibtex(p))
+        return
+    if fmt == "ris":
+        click.echo(ris_dumps([p]), nl=False)
+        return
+    if fmt in CSL_STYLES:
+        click.echo(cite(p, fmt))
         return
     if as_json:
         echo_json(p.to_dict())

@@ -7,6 +7,7 @@ import os
 
 import click
 
+from ..lists import LISTS_FILE, open_lists, redact_url
 from ..service import STORE_FILE
 from .common import catch_store_errors, fail, home_dir, with_home
 
@@ -58,13 +59,16 @@ def _proxies(value: str | None) -> list[str]:
               help="Seconds a client has to send a request's headers (default 10).")
 @click.option("--keep-alive", type=click.IntRange(1), default=None, metavar="S",
               help="Seconds an idle keep-alive connection stays open (default 5).")
+@click.option("--lists-url", envvar="PAPERLIST_LISTS_URL", metavar="URL",
+              help="Where reading lists live: an SQLite file (default HOME/lists.db) or postgresql://… "
+                   "shared by every serving machine. [env: PAPERLIST_LISTS_URL]")
 @with_home
 @catch_store_errors
 def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: str | None,
               allowed_hosts: str | None, forwarded_allow_ips: str | None, rate_limit: float | None,
               rate_burst: int | None, rate_limit_loopback: bool, max_inflight: int | None,
               max_queue_wait: float | None, max_connections: int | None, header_timeout: float | None,
-              keep_alive: int | None) -> None:
+              keep_alive: int | None, lists_url: str | None) -> None:
     """Serve the site: Chinese at /, English at /en/, JSON twins with ?format=json, the JSON API
     under /api/v1 (reference at /api, OpenAPI at /openapi.json).
 
@@ -89,6 +93,11 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     env["PAPERLIST_HOME"] = str(home)
     env["PAPERLIST_BASE_URL"] = base
     env["PAPERLIST_ALLOWED_HOSTS"] = ",".join(_csv(allowed_hosts))
+    env["PAPERLIST_LISTS_URL"] = lists_url or str(home / LISTS_FILE)
+    try:                                # create or migrate it once, before the workers start
+        open_lists(env["PAPERLIST_LISTS_URL"]).close()
+    except Exception as e:  # noqa: BLE001 - a bad URL or an unreachable database: one line, exit 1
+        fail(f"reading lists store {redact_url(env['PAPERLIST_LISTS_URL'])}: {str(e).splitlines()[0][:300]}")
     if rate_limit is not None:
         env["PAPERLIST_RATE_LIMIT"] = str(rate_limit)
     if rate_burst is not None:

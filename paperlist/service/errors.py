@@ -51,6 +51,12 @@ class TooLarge(ServiceError):
     status = 413
 
 
+class Conflict(ServiceError):
+    """A limit of a reading list reached (lists per link, papers per list, seen marks)."""
+
+    status = 409
+
+
 class Unavailable(ServiceError):
     """Search asked of a home whose index has not been built yet."""
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..lists import LISTS_FILE, ListStore, open_lists
 from ..search import NoIndex, Searcher
 from ..search.backend import SearchBackend
 from ..store import STORE_FILE, Store
@@ -79,8 +80,10 @@ class Home:
     read-only on first use and the searcher looked for when ``find_searcher`` is true."""
 
     def __init__(self, path: str | Path, store: Store | None = None, searcher: SearchBackend | None = None,
-                 find_searcher: bool = True) -> None:
+                 find_searcher: bool = True, lists_url: str | None = None) -> None:
         self.path = Path(path)
+        self.lists_url = lists_url or os.environ.get("PAPERLIST_LISTS_URL") or str(self.path / LISTS_FILE)
+        self._lists: ListStore | None = None
         self._store = store
         self._searcher = searcher
         self._find = find_searcher and searcher is None
@@ -119,6 +122,16 @@ class Home:
                 self._tried = now
                 self._searcher = open_searcher(self.path)
         return self._searcher
+
+    @property
+    def lists(self) -> ListStore:
+        """The user lists' store (``lists_url``: $PAPERLIST_LISTS_URL, else <home>/lists.db; a
+        ``postgresql://`` URL for several machines), opened and migrated on first use."""
+        if self._lists is None:
+            with self._lock:
+                if self._lists is None:
+                    self._lists = open_lists(self.lists_url)
+        return self._lists
 
     @property
     def cache(self) -> DataCache:

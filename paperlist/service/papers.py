@@ -10,6 +10,8 @@ from urllib.parse import quote
 from .. import venues as venue_registry
 from .. import versions
 from ..citation import bibtex
+from ..cite import STYLES, cite
+from ..cite import ris as ris_writer
 from ..models import LINK_KINDS, Paper
 from ..richtext import render_block, render_inline, render_markdown
 from ..search.similar import similar_papers
@@ -20,6 +22,7 @@ from .home import Home
 from .paths import author_path, paper_path, topic_path, venue_path
 from .reviews import review_place, review_scores
 from .types import (
+    CiteText,
     ExternalId,
     Link,
     OtherVersion,
@@ -141,6 +144,7 @@ def paper(home: Home, ref: str) -> PaperDetail:
         "more_by_authors": more, "versions": others, "topics": paper_topics(home, p),
         "similar": _scored(home, found),
         "similar_method": method, "review_place": review_place(home, p),
+        "cite": cite_texts(p), "ris_href": paper_path(p.id) + ".ris",
     }
 
 
@@ -152,6 +156,20 @@ def other_versions(home: Home, paper_id: str) -> list[OtherVersion]:
                      "venue_short": venue_registry.get(v.venue).short, "year": v.year, "status": v.status,
                      "published": i == 0} for i, v in enumerate(work) if v.id != paper_id]
     return []
+
+
+def cite_texts(p: Paper) -> list[CiteText]:
+    """The paper in every CSL style (APA, MLA, Chicago, IEEE, GB/T 7714-2015)."""
+    return [{"style": k, "label": s.label, "text": cite(p, k), "href": f"{paper_path(p.id)}?format={k}"}
+            for k, s in STYLES.items() if s.csl]
+
+
+def citation(home: Home, ref: str, style: str) -> str:
+    """A paper's reference in one style (``bibtex`` or a CSL style key), or its RIS record (``ris``)."""
+    p = find_paper(home, ref)
+    if style == "ris":
+        return ris_writer.dumps([p])
+    return cite(p, style) + "\n"
 
 
 def _scored(home: Home, found: list[tuple[str, float]]) -> list[SimilarPaper]:

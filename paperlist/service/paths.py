@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 API_ROOT = "/api/v1"
-EXPORT_FORMATS = ("bib", "csv", "jsonl")
+EXPORT_FORMATS = ("bib", "ris", "csv", "jsonl")
 _PLAIN_SEGMENT = re.compile(r"[a-z0-9._-]+")
 
 
@@ -24,6 +24,20 @@ def href(path: str, params: Mapping[str, Any] | list[tuple[str, Any]] | None = N
 def _seg(s: str) -> str:
     """A URL path segment (keys and ids are almost always plain already: skip the quoting)."""
     return s if _PLAIN_SEGMENT.fullmatch(s) else quote(s, safe="")
+
+
+def list_path(token: str, list_id: str | None = None) -> str:
+    """A private reading-list page (the token is the capability: never log or share it)."""
+    return f"/lists/{token}" + (f"/{list_id}" if list_id else "")
+
+
+def list_api_path(token: str, list_id: str | None = None) -> str:
+    """A reading list in the API (its lists under ``/lists``, apart from ``/seen`` and ``/starred``)."""
+    return f"{API_ROOT}/lists/{token}" + (f"/lists/{list_id}" if list_id else "")
+
+
+def shared_path(share: str) -> str:
+    return f"/shared/{share}"
 
 
 def paper_path(pid: str) -> str:

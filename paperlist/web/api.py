@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from .. import exports
+from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
 from ..models import STATUSES
 from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS
 from ..service import Home, list_request, search_request
@@ -47,8 +48,9 @@ Sort = Literal[SORTS]                                    # type: ignore[valid-ty
 Mode = Literal[MODES]                                    # type: ignore[valid-type]
 Status = Literal[STATUSES]                               # type: ignore[valid-type]
 ListStatus = Literal[STATUSES + ("unknown",)]            # type: ignore[valid-type]
-ListFormat = Literal["json", "bib", "csv", "jsonl"]
-SearchFormat = Literal["json", "atom", "bib", "csv", "jsonl"]
+ListFormat = Literal["json", "bib", "ris", "csv", "jsonl"]
+SearchFormat = Literal["json", "atom", "bib", "ris", "csv", "jsonl"]
+PaperFormat = Literal["json", "bib", "ris", "apa", "mla", "chicago", "ieee", "gbt7714"]
 
 FEED_SIZE = 50
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -57,13 +59,13 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
                        (422, "A parameter is invalid; `errors` says which."),
                        (429, "Too many requests from this client (see Retry-After)."))}
 _EXPORT_CONTENT = {exports.MEDIA_TYPES[f].split(";")[0]: {"schema": {"type": "string"}}
-                   for f in ("bib", "csv", "jsonl")}
+                   for f in ("bib", "ris", "csv", "jsonl")}
 _FEED_CONTENT = {"application/atom+xml": {"schema": {"type": "string"}}}
 _MOVED: dict[int | str, dict[str, Any]] = {301: {"description": "An alias or another spelling: the canonical "
                                                                 "address is in Location."}}
 
 FormatParam = Annotated[ListFormat, Query(alias="format", description=(
-    "`json` (default); or an export of the whole list, not only this page: `bib` (BibTeX), `csv`, "
+    "`json` (default); or an export of the whole list, not only this page: `bib` (BibTeX), `ris`, `csv`, "
     "`jsonl` (one paper per line, the fields of /papers/{id} without HTML); streamed, at most "
     "`limit` rows."))]
 LimitParam = Annotated[int, Query(ge=1, le=exports.MAX_ROWS,
@@ -187,7 +189,7 @@ async def search(
     snippets: Annotated[bool, Query(description="Highlight matches in titles and abstract passages.")] = True,
     fmt: Annotated[SearchFormat, Query(alias="format", description=(
         "`json` (default); `atom`: a feed of this page of hits (subscribe with `sort=newest`); "
-        "`bib`, `csv`, `jsonl`: an export of every hit in this order, not only this page, at most "
+        "`bib`, `ris`, `csv`, `jsonl`: an export of every hit in this order, not only this page, at most "
         "`limit` rows."))] = "json",
     limit: LimitParam = exports.MAX_ROWS,
 ) -> Response:
@@ -228,21 +230,28 @@ async def similar(request: Request, ref: Annotated[str, Path(description="A pape
 
 @router.get("/papers/{ref:path}", response_model=m.Paper, tags=["papers"], summary="One paper",
             responses={**_ERRORS, **_MOVED,
-                       200: {"content": {"application/x-bibtex": {"schema": {"type": "string"}}}},
+                       200: {"content": {"application/x-bibtex": {"schema": {"type": "string"}},
+                                         RIS_MEDIA_TYPE.split(";")[0]: {"schema": {"type": "string"}},
+                                         "text/plain": {"schema": {"type": "string"}}}},
                        300: {"model": m.Problem,
                              "description": "The id names several papers (`candidates`)."}})
 async def paper(
     request: Request,
     ref: Annotated[str, Path(description=(
         "A paper id, or a DOI, arXiv, OpenReview, ACL Anthology or source id (301 to the paper's id)."))],
-    fmt: Annotated[Literal["json", "bib"], Query(alias="format",
-                                                 description="`bib`: the BibTeX entry alone.")]
+    fmt: Annotated[PaperFormat, Query(alias="format", description=(
+        "`bib`: the BibTeX entry alone; `ris`: its RIS record; `apa`, `mla`, `chicago`, `ieee`, `gbt7714` "
+        "(GB/T 7714-2015): the reference in that style, plain text (CSL styles rendered by citeproc-py)."))]
     = "json",
 ) -> Response:
     """A paper with its abstract (raw and rendered), authors, venue, status, links, external ids,
-    BibTeX and more papers by the same authors."""
+    BibTeX, its references in five citation styles and more papers by the same authors."""
     if fmt == "bib":
         return Response(sp.bibtex_entry(home(request), ref), media_type=exports.MEDIA_TYPES["bib"])
+    if fmt == "ris":
+        return Response(sp.citation(home(request), ref, "ris"), media_type=RIS_MEDIA_TYPE)
+    if fmt != "json":
+        return Response(sp.citation(home(request), ref, fmt), media_type="text/plain; charset=utf-8")
     return send(request, sp.paper(home(request), ref))
 
 
@@ -482,12 +491,18 @@ def openapi_document(app: Any) -> dict[str, Any]:
     return doc
 
 
-TAGS = {"search": "Full-text search with the site's query language; exports and feeds of any search.",
+TAGS = {"lists": "Reading lists behind a private link: papers, notes, seen marks, import and export; "
+                 "a read-only share link per list.",
+        "search": "Full-text search with the site's query language; exports and feeds of any search.",
         "papers": "Papers by id or external id (DOI, arXiv, OpenReview, ACL Anthology).",
         "conferences": "Venues, their years, and each conference-year's complete list.",
         "authors": "Authors by key.", "corpus": "What the library holds and where it came from.",
         "topics": "Research topics: statistics per topic, venue and year, and each topic's papers.",
         "resolve": "Bibliographies: each entry matched to its paper and rewritten as the published version.",
         "meta": "The API itself."}
+
+from .api_lists import router as _lists_router  # noqa: E402 - its routes join the API's
+
+router.include_router(_lists_router)
 
 __all__ = ["openapi_document", "router"]

@@ -35,10 +35,12 @@ from ..store import Store
 from . import i18n, problems
 from .api import openapi_document, router
 from .cache import ResponseCache
+from .csrf import SameOrigin
 from .limits import Limits, RateLimit
 from .middleware import LanguagePrefix, SecurityHeaders
 from .overload import ShedLate
 from .pages import error_handlers, routes
+from .privacy import install_log_filter
 from .views.base import Ctx
 from .views.topics import build_topics
 from .views.venues import build_home
@@ -68,6 +70,9 @@ class Settings:
     # header, which any client can forge), and the Host names answered (None: any).
     base_url: str = DEFAULT_BASE_URL
     allowed_hosts: list[str] | None = None
+    # Where reading lists live: an SQLite file (default <home>/lists.db) or a postgresql:// URL
+    # ($PAPERLIST_LISTS_URL when not given). Never the paper store.
+    lists_url: str | None = None
 
 
 API_DESCRIPTION = """The paperlist library as JSON: search (the site's query language, facets, highlights),
@@ -75,8 +80,9 @@ papers, conferences and their paper lists, authors, corpus figures. Searches and
 BibTeX, CSV and JSON Lines exports (`format=bib|csv|jsonl`) and as Atom feeds (`format=atom`).
 
 Errors are RFC 9457 problem details (`application/problem+json`). Aliases (a DOI as a paper id,
-`nips` as a venue) answer 301 to the canonical address. Read-only: GET and HEAD, and
-POST /resolve, which matches a bibliography to the library and stores nothing."""
+`nips` as a venue) answer 301 to the canonical address. The library is read-only (GET and HEAD, and
+POST /resolve, which matches a bibliography to the library and stores nothing); reading lists
+(`/lists`, `/shared`) are the one state, changed with POST, PUT and DELETE behind a private link."""
 
 
 def _warm_semantic(searcher: SearchBackend | None) -> None:
@@ -115,7 +121,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     settings.base_url = public_base_url(settings.base_url)
     home = Home(settings.home, store=settings.store, searcher=settings.searcher,
-                find_searcher=settings.open_searcher)
+                find_searcher=settings.open_searcher, lists_url=settings.lists_url)
+    install_log_filter()
     _ = home.store                     # a missing or unreadable store fails here, not on the first request
     for lang in i18n.LANGS:            # compile the catalogs now, not on the first request
         i18n.translations(lang)
@@ -129,6 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     *([Middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts,
                                   www_redirect=False)] if settings.allowed_hosts else []),
                     Middleware(Limits, rate=settings.rate_limit),
+                    Middleware(SameOrigin, base_url=settings.base_url),
                     Middleware(LanguagePrefix),
                     # level 6: ~same size, 1/3 the time of 9
                     Middleware(GZipMiddleware, minimum_size=800, compresslevel=6)])

@@ -7,6 +7,11 @@ otherwise, so local use and benchmarks are never throttled. The client is the co
 X-Forwarded-For is read by uvicorn only from the trusted proxies of `paperlist serve
 --forwarded-allow-ips` (none by default), so a forged header from anyone else changes nothing.
 An export costs ``EXPORT_COST`` tokens: it reads up to 10,000 papers.
+
+Writes (POST, PUT, PATCH, DELETE: reading lists, the only state) also draw on a second, smaller
+bucket per client (``write_rate``, ``write_burst``); creating a private link costs ``CREATE_COST``
+of it, so one client cannot fill the lists store with empty links. Bodies may have at most
+``MAX_BODY_BYTES``, an import (``…/import``) ``MAX_IMPORT_BYTES``.
 """
 
 from __future__ import annotations
@@ -30,7 +35,12 @@ from .problems import is_api_path, problem
 
 MAX_PATH_BYTES = 2_048
 MAX_QUERY_BYTES = 8_192        # a 1,000-character query, percent-encoded as UTF-8, plus filters
-MAX_BODY_BYTES = 16_384        # the site and API read no bodies; anything big is refused early
+MAX_BODY_BYTES = 16_384        # a list's form or JSON body; anything bigger is refused early
+MAX_IMPORT_BYTES = 2_000_000   # a BibTeX or RIS file imported into a list
+CREATE_COST = 20               # write tokens a new private link costs
+_EXPORTS = ("bib", "ris", "csv", "jsonl", "apa", "mla", "chicago", "ieee", "gbt7714")
+_WRITES = ("POST", "PUT", "PATCH", "DELETE")
+_CREATE = {"/api/v1/lists", "/lists/new"}
 EXPORT_COST = 10
 MAX_CLIENTS = 50_000           # buckets kept; the least recently seen are forgotten first
 _EXEMPT = ("/static/", "/healthz", "/favicon.ico", "/robots.txt")
@@ -44,6 +54,8 @@ class RateLimit:
     rate: float = 0.0
     burst: int = 60
     loopback: bool = False            # also limit clients on 127.0.0.0/8 and ::1
+    write_rate: float = 5.0           # writes per second per client (0: no separate limit); triage is ~3/s
+    write_burst: int = 120
 
 
 class TokenBuckets:
@@ -88,6 +100,7 @@ class Limits(HTTPMiddleware):
         super().__init__(app)
         self.rate = rate or RateLimit()
         self.buckets = TokenBuckets(self.rate)
+        self.writes = TokenBuckets(RateLimit(rate=self.rate.write_rate, burst=self.rate.write_burst))
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope["path"]
@@ -102,12 +115,7 @@ class Limits(HTTPMiddleware):
         elif self.rate.rate > 0 and not path.startswith(_EXEMPT):
             host = (scope.get("client") or ("-", 0))[0] or "-"
             if self.rate.loopback or not is_loopback(host):
-                wait = self.buckets.take(host, _cost(query))
-                if wait:
-                    retry = str(max(1, math.ceil(wait)))
-                    refusal = _refuse(scope, 429, "rate-limited",
-                                      f"more than {self.rate.rate:g} requests per second (bursts of "
-                                      f"{self.rate.burst}); retry in {retry} s", {"retry-after": retry})
+                refusal = self._take(scope, host, path, query)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
@@ -115,6 +123,19 @@ class Limits(HTTPMiddleware):
             await self._api(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+    def _take(self, scope: Scope, host: str, path: str, query: bytes) -> Response | None:
+        wait = self.buckets.take(host, _cost(query))
+        what = f"{self.rate.rate:g} requests per second (bursts of {self.rate.burst})"
+        if not wait and scope["method"] in _WRITES and self.rate.write_rate > 0:
+            _lang, route = i18n.split_lang(path)
+            wait = self.writes.take(host, CREATE_COST if route in _CREATE else 1.0)
+            what = f"{self.rate.write_rate:g} writes per second (bursts of {self.rate.write_burst})"
+        if not wait:
+            return None
+        retry = str(max(1, math.ceil(wait)))
+        return _refuse(scope, 429, "rate-limited", f"more than {what}; retry in {retry} s",
+                       {"retry-after": retry})
 
     async def _api(self, scope: Scope, receive: Receive, send: Send) -> None:
         """API responses may be read by scripts on any site (public, read-only data, no cookies),
@@ -136,12 +157,14 @@ def body_limit(path: str) -> int:
     """The largest body a path takes: a bibliography to resolve (the page's form and the API) may
     be large; nothing else reads a body."""
     _lang, route = i18n.split_lang(path)
-    return RESOLVE_MAX_BYTES + 64 * 1024 if route in ("/resolve", API_ROOT + "/resolve") else MAX_BODY_BYTES
+    if route in ("/resolve", API_ROOT + "/resolve"):
+        return RESOLVE_MAX_BYTES + 64 * 1024
+    return MAX_IMPORT_BYTES if path.endswith("/import") else MAX_BODY_BYTES
 
 
 def _cost(query: bytes) -> float:
     fmt = dict(parse_qsl(query.decode("latin-1"))).get("format") if b"format=" in query else None
-    return EXPORT_COST if fmt in ("bib", "csv", "jsonl") else 1.0
+    return EXPORT_COST if fmt in _EXPORTS else 1.0
 
 
 def _content_length(scope: Scope) -> int:

@@ -8,6 +8,7 @@ from starlette.responses import RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import i18n
+from .privacy import is_private
 
 # No inline script, style or handler may run; only our own files. MathML and SVG need no style.
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
@@ -20,7 +21,11 @@ SECURITY_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), interest-cohort=()"),
 ]
-_SECTIONS = ("conferences", "papers", "authors", "search", "healthz", "static", "api", "openapi.json")
+_SECTIONS = ("conferences", "papers", "authors", "search", "healthz", "static", "api", "openapi.json",
+             "lists", "shared")
+_PRIVATE_HEADERS = [(b"referrer-policy", b"no-referrer"), (b"cache-control", b"no-store")]
+_PRIVATE_SECURITY = [h for h in SECURITY_HEADERS if h[0] != b"referrer-policy"]
+_REPLACED = {b"referrer-policy", b"cache-control", b"etag", b"last-modified"}
 
 
 
@@ -62,12 +67,17 @@ class SecurityHeaders(HTTPMiddleware):
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         t0 = time.perf_counter()
+        private = is_private(scope["path"])
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 timing = f"app;dur={(time.perf_counter() - t0) * 1000:.1f}".encode()
-                message["headers"] = [*one_vary(list(message.get("headers", []))), *SECURITY_HEADERS,
-                                      (b"server-timing", timing)]
+                headers = one_vary(list(message.get("headers", [])))
+                if private:      # a list's address is its capability (web/privacy.py)
+                    headers = [(k, v) for k, v in headers if k.lower() not in _REPLACED] + _PRIVATE_HEADERS
+                    message["headers"] = [*headers, *_PRIVATE_SECURITY, (b"server-timing", timing)]
+                else:
+                    message["headers"] = [*headers, *SECURITY_HEADERS, (b"server-timing", timing)]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -5,6 +5,7 @@ SQLite connection per worker beats a thread hop per request."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
@@ -16,15 +17,18 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
 from ..service import Ambiguous, BadRequest, Moved, ServiceError
 from ..service.errors import N_
-from ..service.papers import bibtex_entry, summaries
+from ..service.papers import citation, summaries
 from ..service.resolve import MAX_BYTES, decode_upload
 from . import i18n
+from .list_forms import form_routes
 from .problems import http_problem, is_api_path
 from .render import STATIC_FILES, cached_response, render, static_version
 from .views.apidocs import build_api_docs
 from .views.base import Ctx, card
+from .views.lists import build_list, build_shared, build_start
 from .views.papers import build_author, build_paper
 from .views.resolve import build_resolve
 from .views.search import build_search
@@ -91,18 +95,24 @@ async def search(request: Request) -> Response:
     return await _search_page(request)
 
 
+_DOWNLOADS = {".bib": ("bibtex", "application/x-bibtex; charset=utf-8", "inline"),
+              ".ris": ("ris", RIS_MEDIA_TYPE, "attachment")}
+
+
 async def paper_or_bib(request: Request) -> Response:
     ref = request.path_params["ref"]
-    if ref.endswith(".bib"):
+    ext = ref[-4:]
+    if ext in _DOWNLOADS:
+        style, media_type, disposition = _DOWNLOADS[ext]
         try:
-            text = bibtex_entry(request.app.state.home, ref[:-4])
+            text = citation(request.app.state.home, ref[:-4], style)
         except Moved as r:
-            return RedirectResponse(i18n.prefix(request.state.lang) + r.location + ".bib", status_code=301)
+            return RedirectResponse(i18n.prefix(request.state.lang) + r.location + ext, status_code=301)
         except ServiceError as e:
             return error_page(request, e)
-        resp = cached_response(request, text.encode(), "application/x-bibtex; charset=utf-8",
-                               max_age=_max_age(request))
-        resp.headers["content-disposition"] = f'inline; filename="{ref}"'
+        resp = cached_response(request, text.encode(), media_type, max_age=_max_age(request))
+        name = re.sub(r"[^\w.-]", "_", ref)
+        resp.headers["content-disposition"] = f'{disposition}; filename="{name}"'
         return resp
     if ref.endswith(".json"):
         return RedirectResponse(i18n.prefix(request.state.lang) + f"/papers/{ref[:-5]}?format=json", 301)
@@ -170,7 +180,8 @@ async def favicon(request: Request) -> Response:
 
 
 async def robots(request: Request) -> Response:
-    return PlainTextResponse("User-agent: *\nDisallow: /search\nAllow: /\n")
+    return PlainTextResponse("User-agent: *\nDisallow: /search\nDisallow: /lists\nDisallow: /shared\n"
+                             "Disallow: /en/lists\nDisallow: /en/shared\nAllow: /\n")
 
 
 def routes() -> list[Route]:
@@ -197,6 +208,14 @@ def routes() -> list[Route]:
         Route("/authors/{key:path}",
               page("author.html", lambda r: build_author(ctx(r), r.path_params["key"], r.query_params))),
         Route("/resolve", resolve_page, methods=["GET", "HEAD", "POST"]),
+        Route("/lists", page("lists.html", lambda r: build_start(ctx(r)))),
+        Route("/lists/{token}",
+              page("reading_list.html", lambda r: build_list(ctx(r), r.path_params["token"], None))),
+        Route("/lists/{token}/{list_id}", page("reading_list.html", lambda r: build_list(
+            ctx(r), r.path_params["token"], r.path_params["list_id"]))),
+        Route("/shared/{share}",
+              page("reading_list.html", lambda r: build_shared(ctx(r), r.path_params["share"]))),
+        *form_routes(),
         Route("/api", page("api.html", lambda r: build_api_docs(ctx(r), r.app.openapi()))),
         Route("/healthz", healthz),
         Route("/static/{name}", static),

@@ -8,6 +8,7 @@ by the app's exception handlers, so routes never format an error themselves.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,7 +32,14 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     "not-found": (404, "Not found", "No paper, author, venue, year or endpoint has this address."),
     "ambiguous-id": (300, "Ambiguous id",
                      "An external id (DOI, arXiv …) names several papers; `candidates` lists their ids."),
-    "method-not-allowed": (405, "Method not allowed", "The API is read-only: use GET (or HEAD)."),
+    "method-not-allowed": (405, "Method not allowed",
+                           "The library is read-only: use GET (or HEAD); only reading lists take POST, PUT "
+                           "and DELETE."),
+    "cross-origin": (403, "Cross-site request",
+                     "A state-changing request from another site's page (Origin / Sec-Fetch-Site) is "
+                     "refused."),
+    "list-limit": (409, "Limit reached",
+                   "A reading list holds as many papers, or a private link as many lists, as it may."),
     "rate-limited": (429, "Too many requests",
                      "This client sent more requests than its allowance; retry after `Retry-After` seconds."),
     "uri-too-long": (414, "URI too long", "The path or query string is longer than the server accepts."),
@@ -118,11 +126,28 @@ async def redirect(request: Request, exc: Exception) -> Response:
                             headers={"cache-control": "public, max-age=3600"})
 
 
+def allowed_methods(request: Request) -> list[str]:
+    """The methods the OpenAPI document lists for the request's path (Starlette's 405 names only
+    those of the first route whose path matches, and reading lists have several per path)."""
+    _lang, path = split_lang(request.url.path)
+    out: set[str] = set()
+    for template, ops in request.app.openapi()["paths"].items():
+        pattern = re.sub(r"\\{(\w+)\\}", lambda m: ".+" if m.group(1) == "ref" else "[^/]+",
+                         re.escape(template))
+        if re.fullmatch(pattern, path):
+            out |= {m.upper() for m in ops}
+    return sorted(out | ({"HEAD"} if "GET" in out else set()))
+
+
 def http_problem(request: Request, status: int, headers: Mapping[str, str] | None = None) -> Response:
     """A routing-level error (no route, wrong method, a crash) on an API path."""
     kind = kind_for_status(status)
+    allowed = allowed_methods(request) if status == 405 else []
+    if allowed:
+        kept = {k: v for k, v in (headers or {}).items() if k.lower() != "allow"}
+        headers = {**kept, "allow": ", ".join(allowed)}
     detail = {404: f"no API endpoint at {request.url.path[:200]}; the endpoints are listed at /openapi.json",
-              405: f"{request.method} is not allowed here; the API answers GET and HEAD",
+              405: f"{request.method} is not allowed here; it answers {', '.join(allowed) or 'GET and HEAD'}",
               500: "the server failed on this request; please report it if it happens again"}.get(
         status, PROBLEMS[kind][2])
     return problem(kind, detail, status=status, instance=request.url.path, headers=headers)

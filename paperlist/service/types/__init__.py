@@ -11,7 +11,17 @@ venue-years, coverage, stats), ``topics``, ``authors`` and ``reviews``. Every ty
 
 from .authors import AuthorDetail, AuthorGroup, AuthorVenue, Coauthor
 from .common import AuthorRef, ExternalId, FormatLinks, Link, Pagination, PaperAuthor, PaperSummary, VenueRef
-from .papers import PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
+from .lists import (
+    ImportReport,
+    ListEntry,
+    ListLimits,
+    ListShelf,
+    ReadingList,
+    ReadingListInfo,
+    SeenMarks,
+    StarredPapers,
+)
+from .papers import CiteText, PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
 from .resolve import DuplicateGroup, ResolveCounts, ResolvedEntry, ResolvedPaper, ResolveReport
 from .reviews import ConferenceStats, ReviewPlace, ReviewScores
 from .search import EmptyReason, Facets, FacetValue, OtherVersion, SearchHit, SearchQuery, SearchResponse
@@ -46,6 +56,9 @@ from .venues import (
 
 __all__ = [
     "DuplicateGroup", "ResolveCounts", "ResolveReport", "ResolvedEntry", "ResolvedPaper",
+    "ImportReport", "StarredPapers", "ListEntry", "ListLimits", "ListShelf", "ReadingList",
+    "ReadingListInfo", "SeenMarks",
+    "CiteText",
     "ConferenceStats", "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "AuthorDetail",
     "AuthorGroup",

@@ -53,6 +53,15 @@ class PaperFields(TypedDict):
     sources: list[str]
 
 
+class CiteText(TypedDict):
+    """The paper in one citation style (plain text; BibTeX is the entry)."""
+
+    style: str
+    label: str
+    text: str
+    href: str
+
+
 class PaperDetail(PaperFields):
     """One paper with its renderings (sanitized HTML), topics and related papers."""
 
@@ -66,6 +75,8 @@ class PaperDetail(PaperFields):
     similar: list[SimilarPaper]
     similar_method: str
     review_place: ReviewPlace | None
+    cite: list[CiteText]
+    ris_href: str
 
 
 class SimilarPapers(TypedDict):

@@ -26,7 +26,17 @@ from .common import (
     VenueRef,
     optional_key,
 )
-from .papers import Paper, PaperVenue, SimilarPaper, SimilarPapers
+from .lists import (
+    ImportReport,
+    ListEntry,
+    ListLimits,
+    ListShelf,
+    ReadingList,
+    ReadingListInfo,
+    SeenMarks,
+    StarredPapers,
+)
+from .papers import CiteText, Paper, PaperVenue, SimilarPaper, SimilarPapers
 from .resolve import DuplicateGroup, ResolveCounts, ResolvedEntry, ResolvedPaper, ResolveReport
 from .reviews import (
     ConferenceStats,
@@ -87,7 +97,9 @@ __all__ = [
     "UnderstoodCitation",
     "ConferenceStats", "DimensionFigures", "Ranked", "RankedAuthor", "RatingBin", "RatingFigures",
     "ReviewPlace", "ReviewScores", "VenueStatsRow",
-    "ApiIndex",
+    "ApiIndex", "CiteText", "ImportReport", "StarredPapers", "ListEntry", "ListLimits", "ListShelf",
+    "ReadingList",
+    "ReadingListInfo", "SeenMarks",
     "AuthorDetail",
     "AuthorGroup",
     "AuthorRef",

@@ -14,6 +14,15 @@ class PaperVenue(VenueRef):
     year_href: str = Field(description="The venue's page for the paper's year.")
 
 
+class CiteText(Model):
+    style: str = Field(description="The `format=` that gives this text alone: `apa`, `mla`, `chicago`, "
+                                   "`ieee`, `gbt7714` (GB/T 7714-2015).")
+    label: str
+    text: str = Field(description="The reference in this style, plain text, rendered by citeproc-py from the "
+                                  "style's CSL file. Untrusted text: escape it.")
+    href: str = Field(description="The reference alone (`/papers/{id}?format=…`, text/plain).")
+
+
 class Paper(Model):
     """One paper, merged from every source that lists it."""
 
@@ -60,6 +69,8 @@ class Paper(Model):
     similar_method: str = Field(description="How `similar` was found: `vectors`, `text` or `none` "
                                             "(as /papers/{id}/similar says).")
     review_place: ReviewPlace | None = Field(description="Where its mean rating sits in its conference-year.")
+    cite: list[CiteText] = Field(description="The paper in APA, MLA, Chicago, IEEE and GB/T 7714-2015.")
+    ris_href: str = Field(description="Its RIS record (`format=ris`), for EndNote, Zotero, Mendeley.")
 
 
 class SimilarPaper(PaperSummary):

@@ -1,5 +1,6 @@
 // paperlist — conveniences only; every page works without this file.
-// "/" focuses search, j/k move through results, l switches language, copy buttons,
+// "/" focuses search, j/k move through results, l switches language, copy buttons, s stars the
+// current paper into the reading list, x marks it seen (triage), u undoes,
 // and search as you type (the server renders the results; we swap them in).
 (function () {
   "use strict";
@@ -75,6 +76,7 @@
           container.replaceChildren.apply(container, Array.prototype.slice.call(parsed.body.childNodes));
           initCopy(container);
           foldFilters(container);
+          initLists(container);
           if (keepUrl) { history.replaceState(null, "", pageUrl); }
         })
         .catch(function () { /* aborted or offline: the form still submits */ });
@@ -87,7 +89,7 @@
 
   // --- keyboard: "/" search, j/k results, Enter opens, l language ---
   var current = -1;
-  function cards() { return doc.querySelectorAll("[data-nav]"); }
+  function cards() { return doc.querySelectorAll("[data-nav]:not([hidden])"); }
   function move(step) {
     var list = cards();
     if (!list.length) { return; }
@@ -119,11 +121,254 @@
       move(1);
     } else if (e.key === "k") {
       move(-1);
+    } else if (e.key === "s") {
+      var el = focused();
+      if (el) { e.preventDefault(); toggleStar(el); }
+    } else if (e.key === "x") {
+      var card = focused();
+      if (card && card.matches("[data-triage] [data-paper]")) { e.preventDefault(); markSeen(card, true); }
+    } else if (e.key === "u") {
+      e.preventDefault(); undoLast();
     } else if (e.key === "l") {
       var sw = doc.querySelector("a.lang-switch");
       if (sw) { window.location.href = sw.href; }
     }
   });
+
+  // --- reading lists: star (s), triage (x seen, u undo), links remembered by this browser ---
+  // A list lives on the server behind a private link; localStorage keeps the links this browser
+  // knows (most recently used first) so that stars go to the last list opened.
+  var LINKS = "paperlist.lists";
+  var API = "/api/v1";
+  var live = doc.getElementById("live");
+  var lang = doc.body ? doc.body.getAttribute("data-lang") : "en";
+  var starredIds = {};            // paper id -> true (in the current list)
+  var seenIds = {};               // paper id -> true
+  var seenCount = 0;
+  var hideSeen = true;
+  var undo = [];
+
+  function t(key, vars) {
+    var s = (live && live.getAttribute("data-t-" + key)) || key;
+    Object.keys(vars || {}).forEach(function (k) { s = s.split("{" + k + "}").join(vars[k]); });
+    return s;
+  }
+  function say(text) { if (live) { live.textContent = ""; setTimeout(function () { live.textContent = text; }, 30); } }
+  function fmt(n) { try { return new Intl.NumberFormat(lang === "zh" ? "zh-CN" : "en").format(n); } catch (e) { return String(n); } }
+  function links() {
+    try { var xs = JSON.parse(window.localStorage.getItem(LINKS) || "[]"); return Array.isArray(xs) ? xs : []; }
+    catch (e) { return []; }
+  }
+  function saveLinks(xs) { try { window.localStorage.setItem(LINKS, JSON.stringify(xs.slice(0, 50))); } catch (e) { /* private mode */ } }
+  function remember(token, list, name) {
+    var xs = links().filter(function (x) { return !(x.token === token && x.list === list); });
+    xs.unshift({ token: token, list: list, name: name, at: Date.now() });
+    saveLinks(xs);
+  }
+  function forget(token, list) { saveLinks(links().filter(function (x) { return !(x.token === token && x.list === list); })); }
+  function active() { return links()[0] || null; }
+  function api(method, path, body) {
+    var opts = { method: method, cache: "no-store", credentials: "same-origin", referrerPolicy: "no-referrer", headers: {} };
+    if (body !== undefined) { opts.headers["content-type"] = "application/json"; opts.body = JSON.stringify(body); }
+    return fetch(API + path, opts).then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); });
+  }
+  function ensureList() {
+    var a = active();
+    if (a) { return Promise.resolve(a); }
+    return api("POST", "/lists", { name: t("default-list") }).then(function (s) {
+      remember(s.token, s.lists[0].id, s.lists[0].name);
+      say(t("started"));
+      return active();
+    });
+  }
+  function titleOf(el) {
+    var a = el.querySelector(".card-title a") || doc.querySelector("h1");
+    return a ? a.textContent.trim() : "";
+  }
+  function setStar(btn, on) {
+    btn.setAttribute("aria-pressed", on ? "true" : "false");
+    btn.textContent = on ? "★" : "☆";
+    btn.setAttribute("aria-label", (on ? t("unstar") : t("star")) + ": " + btn.getAttribute("data-title"));
+    btn.title = on ? t("unstar") : t("star");
+  }
+  function toggleStar(el, record) {
+    var pid = el.getAttribute("data-paper");
+    var btn = el.querySelector(".star-btn");
+    if (!pid || !btn) { return; }
+    var on = !starredIds[pid];
+    ensureList().then(function (a) {
+      var path = "/lists/" + a.token + "/lists/" + a.list + "/papers/" + encodeURIComponent(pid);
+      return api(on ? "PUT" : "DELETE", path).then(function () {
+        if (on) { starredIds[pid] = true; } else { delete starredIds[pid]; }
+        setStar(btn, on);
+        if (record !== false) { undo.push({ kind: "star", el: el, on: on }); }
+        say(on ? t("starred", { list: a.name || "", title: titleOf(el) }) : t("unstarred", { title: titleOf(el) }));
+      });
+    }).catch(function () { say(t("failed")); });
+  }
+  function triageBox(el) { return el.closest("[data-triage]"); }
+  function progress() {
+    doc.querySelectorAll("[data-triage]").forEach(function (box) {
+      var bar = box.previousElementSibling;
+      if (!bar || !bar.classList.contains("triage-bar")) { return; }
+      var n = box.hasAttribute("data-venue") ? seenCount : box.querySelectorAll("[data-paper].is-seen").length;
+      var total = box.hasAttribute("data-venue") ? Number(box.getAttribute("data-total") || 0) : box.querySelectorAll("[data-paper]").length;
+      bar.querySelector(".triage-progress").textContent = t("progress", { seen: fmt(n), total: fmt(total) });
+    });
+  }
+  function showSeen(el, seen) {
+    el.classList.toggle("is-seen", seen);
+    el.hidden = seen && hideSeen;
+    var b = el.querySelector(".seen-btn");
+    if (b) { b.setAttribute("aria-pressed", seen ? "true" : "false"); }
+  }
+  function markSeen(el, seen, record) {
+    var pid = el.getAttribute("data-paper");
+    if (!pid || !triageBox(el)) { return; }
+    ensureList().then(function (a) {
+      return api(seen ? "PUT" : "DELETE", "/lists/" + a.token + "/seen/" + encodeURIComponent(pid)).then(function (marks) {
+        var was = !!seenIds[pid];
+        if (seen) { seenIds[pid] = true; } else { delete seenIds[pid]; }
+        if (triageBox(el).hasAttribute("data-venue")) { seenCount = marks.count; } else if (was !== seen) { seenCount += seen ? 1 : -1; }
+        var at = Array.prototype.slice.call(cards()).indexOf(el);
+        if (seen) {                      // x marks it seen and hides it, whatever "hide seen" says
+          el.classList.remove("nav-current");
+          showSeen(el, true);
+          el.hidden = true;
+        } else {
+          showSeen(el, false);
+        }
+        if (record !== false) { undo.push({ kind: "seen", el: el, on: seen }); }
+        progress();
+        var bar = doc.querySelector(".triage-progress");
+        say((seen ? t("marked", { title: titleOf(el) }) : t("unmarked", { title: titleOf(el) })) +
+            (bar ? ". " + bar.textContent : ""));
+        if (seen) { current = at - 1; } else { current = Array.prototype.slice.call(cards()).indexOf(el) - 1; }
+        move(1);
+      });
+    }).catch(function () { say(t("failed")); });
+  }
+  function undoLast() {
+    var last = undo.pop();
+    if (!last) { say(t("nothing")); return; }
+    if (last.kind === "star") { toggleStar(last.el, false); }
+    else { markSeen(last.el, !last.on, false); }
+  }
+  function focused() {
+    var list = cards();
+    if (current >= 0 && list[current]) { return list[current]; }
+    var here = doc.querySelector("[data-star-here]");
+    return here || null;
+  }
+  function addButtons(el) {
+    if (el.querySelector(".star-btn")) { return; }
+    var wrap = doc.createElement("span");
+    wrap.className = "card-actions";
+    var star = doc.createElement("button");
+    star.type = "button";
+    star.className = "star-btn";
+    star.setAttribute("data-title", titleOf(el));
+    setStar(star, !!starredIds[el.getAttribute("data-paper")]);
+    star.addEventListener("click", function () { toggleStar(el); });
+    wrap.appendChild(star);
+    if (triageBox(el)) {
+      var seen = doc.createElement("button");
+      seen.type = "button";
+      seen.className = "seen-btn";
+      seen.textContent = t("seen");
+      seen.setAttribute("aria-label", t("seen") + ": " + titleOf(el));
+      seen.setAttribute("aria-pressed", "false");
+      seen.addEventListener("click", function () { markSeen(el, !seenIds[el.getAttribute("data-paper")]); });
+      wrap.appendChild(seen);
+    }
+    (el.querySelector(".card-meta") || el).appendChild(wrap);
+  }
+  function initTriage(root) {
+    root.querySelectorAll("[data-triage]").forEach(function (box) {
+      if (box.previousElementSibling && box.previousElementSibling.classList.contains("triage-bar")) { return; }
+      var bar = doc.createElement("div");
+      bar.className = "triage-bar";
+      var p = doc.createElement("span");
+      p.className = "triage-progress";
+      var label = doc.createElement("label");
+      var cb = doc.createElement("input");
+      cb.type = "checkbox";
+      cb.className = "hide-seen";
+      cb.checked = hideSeen;
+      cb.addEventListener("change", function () {
+        hideSeen = cb.checked;
+        applySeen(doc);
+        var a = active();
+        if (a) { api("PUT", "/lists/" + a.token, { hide_seen: hideSeen }).catch(function () { say(t("failed")); }); }
+      });
+      label.appendChild(cb);
+      label.appendChild(doc.createTextNode(" " + t("hide")));
+      bar.appendChild(p);
+      bar.appendChild(label);
+      box.parentNode.insertBefore(bar, box);
+    });
+  }
+  function applySeen(root) {
+    root.querySelectorAll("[data-triage] [data-paper]").forEach(function (el) { showSeen(el, !!seenIds[el.getAttribute("data-paper")]); });
+    doc.querySelectorAll("input.hide-seen").forEach(function (cb) { cb.checked = hideSeen; });
+    progress();
+  }
+  function initLists(root) {
+    root.querySelectorAll("li[data-paper], [data-star-here]").forEach(addButtons);
+    initTriage(root);
+    var a = active();
+    if (!a) { progress(); return; }
+    api("GET", "/lists/" + a.token + "/starred").then(function (s) {
+      starredIds = {};
+      Object.keys(s.papers).forEach(function (pid) { if (s.papers[pid].indexOf(a.list) >= 0) { starredIds[pid] = true; } });
+      root.querySelectorAll(".star-btn").forEach(function (b) {
+        var el = b.closest("[data-paper]");
+        setStar(b, !!starredIds[el.getAttribute("data-paper")]);
+      });
+    }).catch(function (status) { if (status === 404) { forget(a.token, a.list); } });
+    var box = root.querySelector("[data-triage]");
+    if (!box) { return; }
+    var q = box.hasAttribute("data-venue") ? "?venue=" + encodeURIComponent(box.getAttribute("data-venue")) + "&year=" + box.getAttribute("data-year") : "";
+    Promise.all([api("GET", "/lists/" + a.token), api("GET", "/lists/" + a.token + "/seen" + q)]).then(function (r) {
+      hideSeen = r[0].hide_seen;
+      seenIds = {};
+      r[1].ids.forEach(function (pid) { seenIds[pid] = true; });
+      seenCount = r[1].count;
+      applySeen(root);
+    }).catch(function () { /* the page works without its seen marks */ });
+  }
+  function initOwner() {
+    var owner = doc.querySelector("[data-shelf]");
+    if (owner) { remember(owner.getAttribute("data-shelf"), owner.getAttribute("data-list"), owner.getAttribute("data-list-name")); }
+    var ul = doc.querySelector("[data-my-links]");
+    if (!ul) { return; }
+    doc.getElementById("my-links").hidden = false;
+    var xs = links();
+    if (!xs.length) { var li0 = doc.createElement("li"); li0.textContent = ul.getAttribute("data-empty"); ul.appendChild(li0); }
+    xs.forEach(function (x) {
+      var li = doc.createElement("li");
+      var a = doc.createElement("a");
+      a.href = (lang === "en" ? "/en" : "") + "/lists/" + x.token + "/" + x.list;
+      a.rel = "noreferrer";
+      a.textContent = x.name || x.list;
+      var b = doc.createElement("button");
+      b.type = "button";
+      b.textContent = ul.getAttribute("data-forget");
+      b.addEventListener("click", function () { forget(x.token, x.list); li.remove(); });
+      li.appendChild(a);
+      li.appendChild(doc.createTextNode(" "));
+      li.appendChild(b);
+      ul.appendChild(li);
+    });
+    var form = doc.querySelector("[data-open-link]");
+    if (form) {
+      form.addEventListener("submit", function (e) {
+        e.preventDefault();
+        var m = /\/lists\/([A-Za-z0-9_-]{32})(?:\/([0-9a-f]{16}))?/.exec(form.link.value);
+        if (m) { window.location.href = (lang === "en" ? "/en" : "") + "/lists/" + m[1] + (m[2] ? "/" + m[2] : ""); }
+      });
+    }
+  }
 
   // The filters are folded in the page (without script, a phone shows the results first); on
   // wide screens, where they sit beside the results, they open.
@@ -136,6 +381,8 @@
   doc.addEventListener("DOMContentLoaded", function () {
     initCopy(doc);
     foldFilters(doc);
+    initOwner();
+    initLists(doc);
     var results = doc.getElementById("results");
     var pageInput = doc.querySelector(".page-search [data-search-input]");
     if (results && pageInput) { liveSearch(pageInput, results, {}, true); }

@@ -1,0 +1,144 @@
+"""Reading lists against abuse: ids are capabilities (192 random bits, only digests stored, never
+in a referrer, a cache or the log), state changes only by POST / PUT / DELETE from this site
+(CSRF), writes and list creation rate-limited per client, bodies size-limited, no cookies."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+from paperlist.lists import tokens
+from paperlist.store import Store
+from paperlist.web.limits import RateLimit
+from paperlist.web.privacy import RedactTokens
+from tests.test_lists import API, make_client, new_shelf
+from tests.webdata import paper_id
+
+
+@pytest.fixture
+def lists_url(tmp_path: Path) -> str:
+    """SQLite only: these test the web layer, the same over either backend."""
+    return str(tmp_path / "lists" / "lists.db")
+
+
+def test_tokens_are_random_and_only_their_digests_are_stored(
+    web_home: Path, web_store: Store, lists_url: str
+) -> None:
+    with make_client(web_home, web_store, lists_url) as c:
+        made = [new_shelf(c) for _ in range(20)]
+        share = c.get(f"{API}/lists/{made[0][0]}").json()["lists"][0]["share_href"].rsplit("/", 1)[1]
+    toks = [t for t, _ in made]
+    assert len(set(toks)) == 20 and all(tokens.well_formed(t) for t in toks)
+    assert tokens.TOKEN_BYTES * 8 >= 128  # 192 bits: guessing is infeasible
+    raw = b"".join(p.read_bytes() for p in Path(lists_url).parent.glob("lists.db*"))
+    assert not any(t.encode() in raw for t in [*toks, share])  # the file holds digests, not tokens
+    assert tokens.digest(toks[0]).encode() in raw
+
+
+def test_list_pages_are_private(web_home: Path, web_store: Store, lists_url: str) -> None:
+    with make_client(web_home, web_store, lists_url) as c:
+        token, lid = new_shelf(c)
+        c.put(f"{API}/lists/{token}/lists/{lid}/papers/{paper_id(web_store, 'spec')}")
+        share = c.get(f"{API}/lists/{token}").json()["lists"][0]["share_href"]
+        paths = [
+            "/lists",
+            f"/lists/{token}",
+            f"/lists/{token}/{lid}",
+            f"/lists/{token}/{lid}?format=json",
+            share,
+            f"{API}/lists/{token}",
+            f"{API}/lists/{token}/lists/{lid}?format=bib",
+            f"{API}{share}",
+            f"/lists/{'A' * 32}",
+            f"{API}/lists/{'A' * 32}",
+        ]
+        for prefix in ("", "/en"):
+            for path in paths:
+                r = c.get(prefix + path if not path.startswith(API) else path)
+                assert r.headers["cache-control"] == "no-store", path
+                assert r.headers["referrer-policy"] == "no-referrer", path
+                assert "etag" not in r.headers and "set-cookie" not in r.headers, path
+        assert (
+            c.get("/conferences/neurips/2024").headers["referrer-policy"] == "strict-origin-when-cross-origin"
+        )
+        robots = c.get("/robots.txt").text
+        assert "Disallow: /lists" in robots and "Disallow: /shared" in robots
+
+
+def test_cross_site_writes_are_refused(web_home: Path, web_store: Store, lists_url: str) -> None:
+    with make_client(web_home, web_store, lists_url) as c:
+        token, lid = new_shelf(c)
+        pid = paper_id(web_store, "spec")
+        evil = {"origin": "https://evil.example"}
+        assert c.post("/lists/new", headers=evil).status_code == 403
+        assert c.post(f"/lists/{token}/{lid}/add", data={"paper": pid}, headers=evil).status_code == 403
+        assert (
+            c.put(
+                f"{API}/lists/{token}/lists/{lid}/papers/{pid}", headers={"sec-fetch-site": "cross-site"}
+            ).status_code
+            == 403
+        )
+        assert c.delete(f"{API}/lists/{token}/lists/{lid}", headers={"origin": "null"}).status_code == 403
+        assert c.get(f"{API}/lists/{token}/lists/{lid}").json()["count"] == 0  # nothing changed
+        ok = c.post(
+            f"/lists/{token}/{lid}/add",
+            data={"paper": pid},
+            headers={"origin": "http://testserver", "sec-fetch-site": "same-origin"},
+        )
+        assert ok.status_code == 303 and ok.headers["location"] == f"/lists/{token}/{lid}"
+        assert c.get(f"/lists/{token}/{lid}/add").status_code == 405  # never by GET
+
+
+def test_writes_and_creation_are_rate_limited(web_home: Path, web_store: Store, lists_url: str) -> None:
+    rate = RateLimit(rate=1000, burst=1000, loopback=True, write_rate=0.5, write_burst=24)
+    with make_client(web_home, web_store, lists_url, rate) as c:
+        token, lid = new_shelf(c)  # creation costs 20 of the 24
+        second = c.post(f"{API}/lists")
+        assert second.status_code == 429 and int(second.headers["retry-after"]) >= 1
+        pid = paper_id(web_store, "spec")
+        codes = [c.put(f"{API}/lists/{token}/lists/{lid}/papers/{pid}").status_code for _ in range(6)]
+        assert codes[:4] == [200] * 4 and codes[-1] == 429
+        assert c.get(f"{API}/lists/{token}").status_code == 200  # reads still answer
+        page = c.post("/lists/new")
+        assert page.status_code == 429 and "retry-after" in page.headers
+
+
+def test_bodies_are_size_limited(web_home: Path, web_store: Store, lists_url: str) -> None:
+    with make_client(web_home, web_store, lists_url) as c:
+        token, lid = new_shelf(c)
+        pid = paper_id(web_store, "spec")
+        big = c.put(
+            f"{API}/lists/{token}/lists/{lid}/papers/{pid}",
+            content=b'{"note": "' + b"x" * 20_000 + b'"}',
+            headers={"content-type": "application/json"},
+        )
+        assert big.status_code == 413
+        huge = c.post(f"{API}/lists/{token}/lists/{lid}/import", content=b"@misc{a,title={x}}\n" * 120_000)
+        assert huge.status_code == 413
+        assert c.get(f"{API}/lists/{token}/lists/{lid}").json()["count"] == 0
+
+
+def test_the_access_log_never_shows_a_token() -> None:
+    token = tokens.new_token()
+    rec = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5", "PUT", f"/en/api/v1/lists/{token}/lists/0123456789abcdef/papers/x", "1.1", 200),
+        None,
+    )
+    RedactTokens().filter(rec)
+    line = rec.getMessage()
+    assert token not in line and re.search(r"/lists/…/lists/", line)
+
+
+def test_guessing_finds_nothing(web_home: Path, web_store: Store, lists_url: str) -> None:
+    with make_client(web_home, web_store, lists_url) as c:
+        new_shelf(c)
+        assert all(c.get(f"{API}/lists/{tokens.new_token()}").status_code == 404 for _ in range(200))
+        assert all(c.get(f"{API}/shared/{tokens.new_token()}").status_code == 404 for _ in range(50))

@@ -1,0 +1,154 @@
+"""Reading lists end to end in Debian's Chromium: star papers by keyboard on a conference-year page,
+reload, open the private link in a new browser context and see the same list, triage with x / u
+(the progress line and "hide seen" survive a reload), export BibTeX and RIS from the list page and
+import both files back into new lists through the page's forms."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paperlist.store import Store
+from tests.conftest import serve_site
+from tests.test_web_browser import CHROMIUM, Watch, shot
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="Debian's chromium is not installed at /usr/bin/chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(web_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve_site(web_home, lists_url=str(tmp_path_factory.mktemp("blists") / "lists.db")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM),
+                              args=["--headless", "--no-sandbox", "--disable-gpu",
+                                    "--disable-background-networking"])
+        yield b
+        b.close()
+
+
+def context(browser: Any, server: str) -> Any:
+    ctx = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.watch = Watch(pg)
+    return ctx, pg
+
+
+def visible_ids(page: Any) -> list[str]:
+    return page.eval_on_selector_all("ol[data-triage] li[data-paper]:not([hidden])",
+                                     "els => els.map(e => e.getAttribute('data-paper'))")
+
+
+def entries(page: Any) -> list[str]:
+    return page.eval_on_selector_all(".list-entries li[data-paper]", "els => els.map(e => e.dataset.paper)")
+
+
+def test_star_reload_share_triage_export_import(browser: Any, server: str, web_store: Store,
+                                                tmp_path: Path) -> None:
+    year_page = "/en/conferences/neurips/2024"
+    ctx1, page = context(browser, server)
+    page.goto(year_page)
+    ids = visible_ids(page)
+    assert len(ids) >= 3
+    page.keyboard.press("j")
+    page.keyboard.press("s")                      # the first star starts a list (POST /api/v1/lists)
+    page.wait_for_selector(f'li[data-paper="{ids[0]}"] .star-btn[aria-pressed="true"]')
+    page.keyboard.press("j")
+    page.keyboard.press("s")
+    page.wait_for_selector(f'li[data-paper="{ids[1]}"] .star-btn[aria-pressed="true"]')
+    page.wait_for_function("() => document.getElementById('live').textContent.includes('Starred')")
+    page.reload()
+    page.wait_for_selector(f'li[data-paper="{ids[1]}"] .star-btn[aria-pressed="true"]')
+    assert page.get_attribute(f'li[data-paper="{ids[2]}"] .star-btn', "aria-pressed") == "false"
+    link = page.evaluate("JSON.parse(localStorage.getItem('paperlist.lists'))[0]")
+    private = f"/en/lists/{link['token']}/{link['list']}"
+    shot(page, "lists-starred")
+
+    # the private link in another browser (no shared storage): the same list
+    ctx2, other = context(browser, server)
+    resp = other.goto(private)
+    assert resp.headers["cache-control"] == "no-store" and resp.headers["referrer-policy"] == "no-referrer"
+    assert entries(other) == ids[:2]
+    shot(other, "lists-private-link")
+
+    # triage in the other browser: x marks seen and hides, u undoes, the progress line counts
+    other.goto(year_page)
+    other.wait_for_selector(".triage-progress")
+    other.wait_for_function("() => document.querySelector('.triage-progress').textContent.startsWith('0 of')")
+    total = other.get_attribute("ol[data-triage]", "data-total")
+    other.keyboard.press("j")
+    other.keyboard.press("x")
+    other.wait_for_selector(f'li[data-paper="{ids[0]}"][hidden]', state="attached")
+    other.wait_for_function(f"() => document.querySelector('.triage-progress').textContent"
+                            f" === '1 of {total} seen'")
+    assert other.evaluate("document.activeElement.closest('li').dataset.paper") == ids[1]
+    other.keyboard.press("u")
+    other.wait_for_selector(f'li[data-paper="{ids[0]}"]:not([hidden])')
+    other.wait_for_function("() => document.querySelector('.triage-progress').textContent.startsWith('0 of')")
+    other.keyboard.press("x")                                      # the undone card is current again
+    other.wait_for_function("() => document.querySelector('.triage-progress').textContent.startsWith('1 of')")
+    other.get_by_role("button", name=re.compile("^Mark seen: ")).nth(0).click()   # the mouse marks too
+    other.wait_for_function("() => document.querySelector('.triage-progress').textContent.startsWith('2 of')")
+    other.reload()
+    other.wait_for_function("() => document.querySelector('.triage-progress').textContent.startsWith('2 of')")
+    assert ids[0] not in visible_ids(other) and ids[1] not in visible_ids(other)
+    other.uncheck("input.hide-seen")                               # seen papers come back, dimmed
+    assert ids[0] in visible_ids(other)
+    other.reload()
+    other.wait_for_function("() => document.querySelector('.triage-progress').textContent.startsWith('2 of')")
+    assert ids[0] in visible_ids(other) and not other.is_checked("input.hide-seen")
+    assert "seen" in (other.get_attribute(f'li[data-paper="{ids[0]}"]', "class") or "")
+
+    # export BibTeX and RIS from the list page, import each back into a new list
+    page.goto(private)
+    files = {}
+    for label, ext in (("BibTeX file", "bib"), ("RIS file", "ris")):
+        with page.expect_download() as dl:
+            page.get_by_role("link", name=label).click()
+        path = tmp_path / f"list.{ext}"
+        dl.value.save_as(path)
+        files[ext] = path
+    assert files["bib"].read_text().count("@") == 2 and files["ris"].read_text().count("TY  - ") == 2
+    for ext, path in files.items():
+        page.goto(private)
+        page.click("details.list-manage summary")
+        page.fill("#new-list", f"Imported {ext}")
+        page.get_by_role("button", name="Create").click()
+        page.wait_for_url(re.compile(r"/en/lists/[\w-]{32}/[0-9a-f]{16}$"))
+        assert page.url != server + private
+        page.click("details.list-manage summary")
+        page.set_input_files("#import-file", str(path))
+        page.get_by_role("button", name="Import", exact=True).click()
+        page.wait_for_selector(".list-entries")
+        assert entries(page) == ids[:2], ext
+    shot(page, "lists-imported")
+
+    # the list pages are accessible too: axe-core finds nothing serious, in both languages
+    from axe_playwright_python.sync_playwright import Axe
+
+    share = page.get_attribute("#share-link", "href")
+    found = []
+    for path in (private, private.replace("/en/", "/", 1), share, "/en/lists", "/lists"):
+        page.goto(path)
+        for v in Axe().run(page).response["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                found.append((path, v["id"], [n["target"] for n in v["nodes"][:3]]))
+    assert found == []
+    for pg in (page, other):
+        assert pg.watch.errors == [] and pg.watch.dialogs == []
+    ctx1.close()
+    ctx2.close()
