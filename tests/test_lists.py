@@ -243,3 +243,17 @@ def test_the_paper_store_is_never_written(api: TestClient, web_home: Path, web_s
     token, lid = new_shelf(api)
     api.put(f"{API}/lists/{token}/lists/{lid}/papers/{paper_id(web_store, 'spec')}")
     assert (web_home / "paperlist.db").stat().st_mtime_ns == before
+
+
+def test_import_resolves_a_misspelled_title_with_its_authors(api: TestClient, web_store: Store) -> None:
+    """The import uses the bibliography resolver (issue 19): a typo in a cited title, its authors
+    and year agreeing, still finds the paper; a wrong year and strangers as authors do not."""
+    token, lid = new_shelf(api)
+    p = web_store.get_paper(paper_id(web_store, "spec"))
+    assert p is not None
+    typo = p.title_plain.replace("Speculative", "Speculatve", 1)
+    authors = " and ".join(a.name for a in p.authors)
+    text = (f"@inproceedings{{a, title = {{{typo}}}, author = {{{authors}}}, year = {{{p.year}}}}}\n"
+            f"@inproceedings{{b, title = {{{typo} Revisited Again}}, author = {{Nobody Known}}, year = {{1990}}}}\n")
+    rep = api.post(f"{API}/lists/{token}/lists/{lid}/import", content=text.encode()).json()
+    assert rep["added"] == 1 and papers(api, token, lid) == [p.id] and len(rep["unresolved"]) == 1

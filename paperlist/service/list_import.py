@@ -3,9 +3,9 @@
 Each entry is resolved to one paper of the store: by the ids it carries (its RIS ``ID``, the
 ``paperlist`` field of our BibTeX exports, its BibTeX key when it is one of our paper ids or a
 retired one, its DOI, arXiv eprint, and the ids in its
-URLs: OpenReview, ACL Anthology, our own paper pages), else by its exact title (the same after
-folding case, accents and punctuation; found through the search index, checked on the store; the
-year decides between equal titles). Entries no paper matches are reported, not guessed. The
+URLs: OpenReview, ACL Anthology, our own paper pages), else by the bibliography resolver
+(service/resolve.py: title, authors, year and venue, precision first; an ambiguous entry is not
+guessed). Entries no paper matches are reported. The
 papers found are added in one transaction (all or none); an entry's ``annote`` / ``note`` (BibTeX)
 or ``N1`` (RIS) becomes its note.
 """
@@ -19,11 +19,12 @@ import bibtexparser
 
 from ..cite import ris
 from ..lists import limits
-from ..search.model import SearchRequest
-from ..text import plain, title_key, words
+from ..refs.parse import Citation
+from ..text import plain, title_key
 from .errors import N_, BadRequest
 from .home import Home
 from .lists import _call
+from .resolve import Resolver
 from .types import ImportReport
 
 _URL_IDS = (re.compile(r"openreview\.net/(?:forum|pdf)\?id=([\w-]+)"),
@@ -39,6 +40,8 @@ class Entry:
     refs: tuple[str, ...] = ()     # ids to try, most specific first
     note: str | None = None
     label: str = ""
+    authors: list[str] | None = None
+    venue: str = ""
 
 
 def _refs(ours: str, key: str, doi: str, eprint: str, urls: list[str]) -> tuple[str, ...]:
@@ -65,7 +68,9 @@ def parse_bibtex(text: str) -> list[Entry]:
         out.append(Entry(title, _year(f.get("year")),
                          _refs(f.get("paperlist", ""), e.key, f.get("doi", ""), f.get("eprint", ""),
                                [f.get("url", "")]),
-                         plain(note) if note else None, title or e.key))
+                         plain(note) if note else None, title or e.key,
+                         [a.strip() for a in re.split(r"\s+and\s+", plain(f.get("author", ""))) if a.strip()],
+                         plain(f.get("booktitle") or f.get("journal") or "")))
     return out
 
 
@@ -81,7 +86,9 @@ def parse_ris(text: str) -> list[Entry]:
         out.append(Entry(title, _year(str(r.get("year") or r.get("publication_year") or "")),
                          _refs(str(r.get("id") or ""), "", str(r.get("doi") or ""), "",
                                [str(u) for u in r.get("urls", [])]),
-                         " ".join(notes) if notes else None, title or str(r.get("id") or "")))
+                         " ".join(notes) if notes else None, title or str(r.get("id") or ""),
+                         [str(a) for a in r.get("authors") or []],
+                         str(r.get("secondary_title") or r.get("journal_name") or "")))
     return out
 
 
@@ -93,23 +100,20 @@ def parse(text: str) -> list[Entry]:
     return entries
 
 
-def resolve(home: Home, e: Entry) -> str | None:
-    """The id of the one paper an entry names, or None."""
+def resolve(home: Home, e: Entry, resolver: Resolver | None) -> str | None:
+    """The id of the one paper an entry names, or None: our own id or an id it carries (DOI,
+    arXiv, OpenReview, Anthology), else what the bibliography resolver matches (title, authors,
+    year and venue, precision first: service/resolve.py)."""
     store = home.store
     for ref in e.refs:
         hits = store.resolve_id(ref)
         if len(hits) == 1:
             return hits[0]
-    key = title_key(e.title)
-    searcher = home.searcher
-    if len(key) < 8 or searcher is None:
+    if resolver is None or len(title_key(e.title)) < 8:
         return None
-    phrase = " ".join(words(e.title))[:900]
-    found = searcher.search(SearchRequest(q=f'title:"{phrase}"', per_page=20, facets=False, snippets=False))
-    same = [h for h in found.hits if title_key(h.title) == key]
-    if e.year is not None and len(same) > 1:
-        same = [h for h in same if h.year == e.year] or same
-    return same[0].id if len(same) == 1 or (same and e.year is not None) else None
+    status, found, _by_id = resolver.resolve(Citation(title=e.title, authors=e.authors or [], year=e.year,
+                                                      venue=e.venue, kind="bibtex"))
+    return found[0][0].id if status == "matched" and found else None
 
 
 def import_file(home: Home, token: str, list_id: str, text: str) -> ImportReport:
@@ -118,8 +122,9 @@ def import_file(home: Home, token: str, list_id: str, text: str) -> ImportReport
     entries = parse(text)
     found: dict[str, str | None] = {}
     unresolved: list[str] = []
+    resolver = Resolver(home) if home.searcher is not None else None
     for e in entries:
-        pid = resolve(home, e)
+        pid = resolve(home, e, resolver)
         if pid is None:
             unresolved.append(e.label[:200])
         elif pid not in found or e.note:
