@@ -254,6 +254,7 @@ def test_import_resolves_a_misspelled_title_with_its_authors(api: TestClient, we
     typo = p.title_plain.replace("Speculative", "Speculatve", 1)
     authors = " and ".join(a.name for a in p.authors)
     text = (f"@inproceedings{{a, title = {{{typo}}}, author = {{{authors}}}, year = {{{p.year}}}}}\n"
-            f"@inproceedings{{b, title = {{{typo} Revisited Again}}, author = {{Nobody Known}}, year = {{1990}}}}\n")
+            f"@inproceedings{{b, title = {{{typo} Revisited Again}}, author = {{Nobody Known}},"
+            " year = {1990}}\n")
     rep = api.post(f"{API}/lists/{token}/lists/{lid}/import", content=text.encode()).json()
     assert rep["added"] == 1 and papers(api, token, lid) == [p.id] and len(rep["unresolved"]) == 1
