@@ -65,8 +65,7 @@ def works(candidates: Iterable[Version]) -> list[list[Version]]:
         parent = list(range(len(group)))
         for i, a in enumerate(group):
             for j in range(i + 1, len(group)):
-                b = group[j]
-                if abs(a.year - b.year) <= MAX_YEARS and _same_people(a, b):
+                if linked(a, group[j]):
                     parent[_find(parent, j)] = _find(parent, i)
         sets: dict[int, list[Version]] = {}
         for i, v in enumerate(group):
@@ -77,6 +76,11 @@ def works(candidates: Iterable[Version]) -> list[list[Version]]:
                 rest = sorted((m for m in members if m is not best), key=lambda m: (-m.year, m.id))
                 out.append([best, *rest])
     return out
+
+
+def linked(a: Version, b: Version) -> bool:
+    """Two papers are versions of one work (the rule of this module's doc)."""
+    return work_key(a.id) == work_key(b.id) and abs(a.year - b.year) <= MAX_YEARS and _same_people(a, b)
 
 
 def _same_people(a: Version, b: Version) -> bool:

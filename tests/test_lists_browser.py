@@ -14,31 +14,16 @@ import pytest
 
 from paperlist.store import Store
 from tests.conftest import serve_site
-from tests.test_web_browser import CHROMIUM, Watch, shot
+from tests.test_web_browser import BROWSER_MARKS, Watch, browser, shot
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(),
-                       reason="Debian's chromium is not installed at /usr/bin/chromium"),
-]
+__all__ = ["browser"]          # the Chromium fixture, shared with the site's browser tests
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
 def server(web_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serve_site(web_home, lists_url=str(tmp_path_factory.mktemp("blists") / "lists.db")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM),
-                              args=["--headless", "--no-sandbox", "--disable-gpu",
-                                    "--disable-background-networking"])
-        yield b
-        b.close()
 
 
 def context(browser: Any, server: str) -> Any:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from paperlist.index import fulltext
+from paperlist.index import prior as priors
 from paperlist.index.mentions import MIN_LATER, novelty, phrase
 
 
@@ -33,5 +33,5 @@ def test_a_coined_name_is_novel_and_a_phrase_in_use_is_not(tmp_path: Path) -> No
     assert got["p-coin"] > 50 and "p-old" not in got and "p-quiet" not in got
     assert not (tmp_path / "work").exists()                   # the temporary index is deleted
     # and it becomes part of the prior, bounded
-    assert fulltext.prior(2015, True, "icml", novelty=got["p-coin"]) > fulltext.prior(2015, True, "icml")
-    assert fulltext.importance(None, None, False, novelty=1e9) == pytest.approx(fulltext.PRIOR_NAMED)
+    assert priors.prior(2015, True, "icml", novelty=got["p-coin"]) > priors.prior(2015, True, "icml")
+    assert priors.importance(None, None, False, novelty=1e9) == pytest.approx(priors.PRIOR_NAMED)

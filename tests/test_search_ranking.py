@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from paperlist.index import fulltext
+from paperlist.index import prior as priors
 from paperlist.ingest import ingest
 from paperlist.search import Searcher, SearchRequest
 from paperlist.store import Store
@@ -72,16 +73,16 @@ def test_the_rejected_twin_stays_reachable(searcher: Searcher) -> None:
 
 
 def test_prior_order() -> None:
-    assert (fulltext.prior(2024, True, "icml") > fulltext.prior(2024, True, "cvprw")
-            > fulltext.prior(2024, False, "iclr"))
+    assert (priors.prior(2024, True, "icml") > priors.prior(2024, True, "cvprw")
+            > priors.prior(2024, False, "iclr"))
     # importance: cited papers first, on a log scale, bounded; an oral or an award adds a little
-    cited = [fulltext.prior(2015, True, "icml", c) for c in (0, 100, 1_000, 60_000, 10**7)]
+    cited = [priors.prior(2015, True, "icml", c) for c in (0, 100, 1_000, 60_000, 10**7)]
     assert cited[0] < cited[1] < cited[2] < cited[3] < cited[4]
-    assert cited[4] <= fulltext.MAX_PRIOR and cited[4] - cited[0] == pytest.approx(fulltext.PRIOR_CITED)
-    oral, poster = (fulltext.prior(2024, True, "icml", status=s) for s in ("oral", "poster"))
+    assert cited[4] <= priors.MAX_PRIOR and cited[4] - cited[0] == pytest.approx(priors.PRIOR_CITED)
+    oral, poster = (priors.prior(2024, True, "icml", status=s) for s in ("oral", "poster"))
     assert oral > poster
-    assert fulltext.prior(2024, True, "findings-acl") == fulltext.prior(2024, True, "cvprw")   # sub-venues
-    assert fulltext.prior(2025, True, "icml") > fulltext.prior(2024, True, "icml")            # then newer
+    assert priors.prior(2024, True, "findings-acl") == priors.prior(2024, True, "cvprw")   # sub-venues
+    assert priors.prior(2025, True, "icml") > priors.prior(2024, True, "icml")            # then newer
 
 
 def test_a_rare_word_that_is_an_authors_name_is_not_a_typo(searcher: Searcher) -> None:

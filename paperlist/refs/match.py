@@ -13,9 +13,9 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-from .. import venues
+from .. import venues, versions
+from ..names import author_key
 from ..text import fold
-from ..versions import ANONYMOUS_TITLE_CHARS, MAX_YEARS, work_key
 from .parse import Citation
 
 TITLE_SAME = 0.93         # titles this similar are the same title (a typo or two, punctuation, hyphens)
@@ -235,13 +235,13 @@ def verdict(c: Citation, cands: list[Candidate]) -> tuple[str, list[tuple[Candid
 
 
 def same_work(a: Candidate, b: Candidate) -> bool:
-    """Two versions of one work, as ``versions`` links them: one title key (the id's hash), at most
-    ``MAX_YEARS`` apart, and a shared author (or no authors on one side, and a title not short)."""
-    if work_key(a.id) != work_key(b.id) or abs(a.year - b.year) > MAX_YEARS:
-        return False
-    if not a.authors or not b.authors:
-        return min(len(a.title), len(b.title)) >= ANONYMOUS_TITLE_CHARS
-    return bool(set(family_names(a.authors)) & set(family_names(b.authors)))
+    """Two versions of one work, by the rule ``versions`` links them with."""
+    return versions.linked(_version(a), _version(b))
+
+
+def _version(c: Candidate) -> versions.Version:
+    return versions.Version(c.id, c.venue, c.year, None, c.accepted, None,
+                            frozenset(author_key(n) for n in c.authors), len(c.title))
 
 
 def confidence(e: Evidence) -> float:

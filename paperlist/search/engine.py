@@ -133,7 +133,8 @@ class Searcher:
         version = int(str(fulltext.generation_info(self.root / name).get("version", 0)))
         builder = TextQueryBuilder(index, searcher, self.weights, corrector=suggester.correct,
                                    completer=suggester.completions,
-                                   important=important_papers(index.schema) if version >= 13 else None)
+                                   important=important_papers(index.schema)
+                                   if version >= fulltext.PRIOR_INDEXED_SINCE else None)
         return _Generation(name, index, searcher, builder, keys, suggester, secondary_versions(index.schema))
 
     def _generation(self) -> _Generation:

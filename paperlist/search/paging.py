@@ -97,7 +97,7 @@ def run(s: tantivy.Searcher, todo: list[Step]) -> list[Addr]:
 
 def relevance(s: tantivy.Searcher, query: tantivy.Query, offset: int, limit: int) -> list[Addr]:
     """By score; scores carry a small prior (accepted and newer papers first, see
-    fulltext.prior), so equal matches list the accepted, then the newer, first."""
+    index/prior.py), so equal matches list the accepted, then the newer, first."""
     return s.search(query, limit, count=False, offset=offset, weight_by_field="prior").hits
 
 

@@ -22,7 +22,7 @@ How a score is made (weights in ``weights.Weights``, tuned on benchmarks/search_
   bonus; the whole query as a title phrase adds more; the whole query equal to a title (case,
   accents and punctuation ignored) adds the most: exact and near-exact titles come first.
 - The caller multiplies scores by a small prior: accepted main-venue papers get about +2%, workshop
-  ones +1%, and each year +0.007% (ties go to the newer paper); see fulltext.prior.
+  ones +1%, and each year +0.007% (ties go to the newer paper); see index/prior.py.
 
 Every optional part records the most it can add (``tiers.Part``), so that broad queries can be
 ranked exactly from a small tier of papers (see tiers.py).

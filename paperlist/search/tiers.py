@@ -28,7 +28,7 @@ from itertools import combinations
 import tantivy
 from tantivy import FieldType, Occur, Query
 
-from ..index.fulltext import MAX_PRIOR, TIER_PRIOR
+from ..index.prior import MAX_PRIOR, TIER_PRIOR
 
 BM25_K1 = 1.2                    # tantivy's constants (tantivy::query::bm25)
 BM25_CAP = 1 + BM25_K1           # idf * tf * (k1 + 1) / (tf + k1 * norm) < idf * (k1 + 1)

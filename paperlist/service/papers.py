@@ -150,7 +150,7 @@ def paper(home: Home, ref: str) -> PaperDetail:
 
 def other_versions(home: Home, paper_id: str) -> list[OtherVersion]:
     """The other versions of a paper's work (versions.py), the published one first."""
-    for work in versions.works(home.store.version_candidates(paper_id)):
+    for work in versions.works(home.store.version_candidates([paper_id])):
         if any(v.id == paper_id for v in work):
             return [{"id": v.id, "href": paper_path(v.id), "venue": v.venue,
                      "venue_short": venue_registry.get(v.venue).short, "year": v.year, "status": v.status,

@@ -83,7 +83,9 @@ class Resolver:
             return []
         ids = [pid for pid, _ in self.searcher.rank(q, None, SEARCH_HITS)]
         # search shows one version of a work; the citation may name another (its workshop, its journal)
-        return self.candidates(ids + self.home.store.same_work(ids))
+        given = set(ids)
+        others = [v.id for v in self.home.store.version_candidates(ids) if v.id not in given]
+        return self.candidates(ids + others)
 
     def candidates(self, ids: list[str]) -> list[Candidate]:
         return [Candidate(id=r["id"], title=r["title_plain"] or r["title"],

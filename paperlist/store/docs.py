@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..versions import Version
+from ..versions import Version, work_key
 from .base import StoreBase
 
 _WORK = "substr(id, instr(id, '-') + 1)"        # versions.work_key, as the index papers_work has it
@@ -52,17 +52,20 @@ class DocsMixin(StoreBase):
             h.update(f"{pid}\x1f{phash}\x1e".encode())
         return h.hexdigest()
 
-    def version_candidates(self, paper_id: str | None = None) -> list[Version]:
-        """The papers whose work key (``versions.work_key``) another paper shares: of one paper's
-        key, or of every key (what the index needs to show each work once)."""
-        if paper_id is not None:
-            where, args = f"{_WORK} = substr(?, instr(?, '-') + 1)", [paper_id, paper_id]
+    def version_candidates(self, paper_ids: list[str] | None = None) -> list[Version]:
+        """The papers whose work key (``versions.work_key``) another paper shares: of these papers'
+        keys (themselves included), or of every key (what the index needs to show each work once)."""
+        if paper_ids is not None:
+            keys = sorted({work_key(pid) for pid in paper_ids})
+            if not keys:
+                return []
+            where, args = f"{_WORK} IN ({','.join('?' * len(keys))})", keys
         else:
             where, args = f"{_WORK} IN (SELECT {_WORK} FROM papers GROUP BY {_WORK} HAVING count(*) > 1)", []
         rows = self.db.execute(f"SELECT id, venue, year, status, accepted, citations,"  # noqa: S608
                                f" length(coalesce(title_plain, title)) FROM papers WHERE {where}",
                                args).fetchall()
-        if len(rows) < 2:
+        if len(rows) < 2 and paper_ids is None:
             return []
         authors: dict[str, set[str]] = {r[0]: set() for r in rows}
         ids = list(authors)

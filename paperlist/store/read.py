@@ -70,18 +70,6 @@ class ReadMixin(StoreBase):
             "SELECT DISTINCT paper_id FROM paper_ids WHERE kind=? AND value IN (?, ?) ORDER BY paper_id",
             (kind, value.strip(), value.strip().lower()))]
 
-    def same_work(self, ids: list[str]) -> list[str]:
-        """The other papers whose work key (``versions.work_key``: the id after its venue-year)
-        one of ``ids`` has: the candidates for versions of the same work (index papers_work)."""
-        keys = sorted({pid.partition("-")[2] for pid in ids if "-" in pid})
-        if not keys:
-            return []
-        marks = ",".join("?" * len(keys))
-        rows = self.db.execute("SELECT id FROM papers WHERE substr(id, instr(id, '-') + 1)"
-                               f" IN ({marks}) ORDER BY id", keys)  # noqa: S608
-        given = set(ids)
-        return [r[0] for r in rows if r[0] not in given]
-
     def _paper(self, row: sqlite3.Row, authors: list[Author] | None = None,
                links: list[tuple[str, str]] | None = None, keywords: list[str] | None = None) -> Paper:
         """A Paper from its row; children not given are read here."""
