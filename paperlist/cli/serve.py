@@ -7,8 +7,8 @@ import os
 
 import click
 
-from ..lists import LISTS_FILE, open_lists, redact_url
-from ..service import STORE_FILE
+from ..lists import redact_url
+from ..service import STORE_FILE, Home
 from .common import catch_store_errors, fail, home_dir, with_home
 
 
@@ -93,9 +93,10 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     env["PAPERLIST_HOME"] = str(home)
     env["PAPERLIST_BASE_URL"] = base
     env["PAPERLIST_ALLOWED_HOSTS"] = ",".join(_csv(allowed_hosts))
-    env["PAPERLIST_LISTS_URL"] = lists_url or str(home / LISTS_FILE)
+    lists = Home(home, lists_url=lists_url or None, find_searcher=False)
+    env["PAPERLIST_LISTS_URL"] = lists.lists_url
     try:                                # create or migrate it once, before the workers start
-        open_lists(env["PAPERLIST_LISTS_URL"]).close()
+        lists.prepare_lists()
     except Exception as e:  # noqa: BLE001 - a bad URL or an unreachable database: one line, exit 1
         fail(f"reading lists store {redact_url(env['PAPERLIST_LISTS_URL'])}: {str(e).splitlines()[0][:300]}")
     if rate_limit is not None:

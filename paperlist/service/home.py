@@ -123,6 +123,10 @@ class Home:
                 self._searcher = open_searcher(self.path)
         return self._searcher
 
+    def prepare_lists(self) -> None:
+        """Create or migrate the lists' store now (``serve`` does it once, before its workers)."""
+        open_lists(self.lists_url).close()
+
     @property
     def lists(self) -> ListStore:
         """The user lists' store (``lists_url``: $PAPERLIST_LISTS_URL, else <home>/lists.db; a
