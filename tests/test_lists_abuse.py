@@ -142,3 +142,25 @@ def test_guessing_finds_nothing(web_home: Path, web_store: Store, lists_url: str
         new_shelf(c)
         assert all(c.get(f"{API}/lists/{tokens.new_token()}").status_code == 404 for _ in range(200))
         assert all(c.get(f"{API}/shared/{tokens.new_token()}").status_code == 404 for _ in range(50))
+
+
+def test_an_unreachable_postgresql_fails_serve_in_one_line_without_its_password(web_home: Path) -> None:
+    """`serve --lists-url postgresql://…` to a server nobody runs: exit 2 at once with the reason,
+    the password masked (the pool used to retry for 30 s and log a line per attempt)."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as s:            # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    exe = Path(sys.executable).parent / "paperlist"
+    t0 = time.monotonic()
+    r = subprocess.run([str(exe), "--home", str(web_home), "serve", "--port", "0", "--lists-url",
+                        f"postgresql://u:hunter2@127.0.0.1:{port}/lists"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and time.monotonic() - t0 < 15
+    lines = [x for x in (r.stdout + r.stderr).splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: reading lists store postgresql://u:***@")
+    assert "hunter2" not in r.stdout + r.stderr and "refused" in lines[0].lower()

@@ -37,6 +37,9 @@ class _PgTx:
         return int(self.cur.rowcount)
 
 
+CONNECT_TIMEOUT = 5        # seconds
+
+
 class PostgresBackend:
     name = "postgresql"
     for_update = " FOR UPDATE"
@@ -47,7 +50,12 @@ class PostgresBackend:
         except ImportError as e:   # psycopg is a base dependency; say so if an install lacks it
             raise RuntimeError("PostgreSQL lists need psycopg 3 and psycopg-pool: "
                                "pip install 'psycopg[binary,pool]'") from e
+        import psycopg
+
         self.url = url
+        # one plain connection first: an unreachable server or a refused login fails at once with
+        # its reason, where the pool would retry for 30 s and log a line per attempt
+        psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT).close()
         self.pool = ConnectionPool(url, min_size=1, max_size=size, open=False, timeout=30.0,
                                    name="paperlist-lists")
         self._lock = threading.Lock()
