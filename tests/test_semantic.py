@@ -300,3 +300,26 @@ def test_searches_during_a_switch_see_one_whole_generation(tmp_path: Path) -> No
     for ids in answers:
         assert ids and len({pid.split("-")[0] for pid in ids if pid != "-"}) <= 1, ids
     assert vi.generation is not None and len(vi) == 40 and vi.ids[0] == "g12-0"
+
+
+def test_vectors_of_another_model_are_never_queried(vec_home: tuple[Path, dict[str, object]],
+                                                    tmp_path: Path) -> None:
+    """A generation made by another model than the query encoder's is refused whole: keyword
+    results, and the reason said, rather than cosines between two models' spaces."""
+    import orjson
+
+    from paperlist.index.vectors import current_generation, vectors_root
+
+    home = tmp_path / "home"
+    shutil.copytree(vec_home[0], home)
+    root = vectors_root(home)
+    info_path = root / str(current_generation(root)) / "info.json"
+    info = orjson.loads(info_path.read_bytes())
+    assert SemanticRanker(home).unavailable() is None
+    info_path.write_bytes(orjson.dumps({**info, "model": "some-other-model"}))
+    ranker = SemanticRanker(home)
+    reason = ranker.unavailable()
+    assert reason is not None and "some-other-model" in reason
+    assert ranker.rank("diffusion models") == [] and ranker.similar("any", 5) is None
+    res = Searcher.open(home).search(SearchRequest(q="denoising diffusion for images", mode="semantic"))
+    assert res.interpreted["mode"] == "keyword" and res.hits

@@ -25,12 +25,18 @@ from .topics import derived_report
 @click.option("--threads", type=click.IntRange(1, 64), default=None, help="CPU threads for the model.")
 @click.option("--topics/--no-topics", "refresh", default=True, show_default=True,
               help="After publishing, reassign topics (vectors are evidence) and rebuild the index.")
+@click.option("--background", is_flag=True,
+              help="Run as the site's background job (what `serve --embed` starts): idle CPU priority, "
+                   "partial generations published on the way, progress in HOME/vectors/JOB.json and a "
+                   "log line a minute instead of the display.")
+@click.option("--parent-pid", type=int, default=None, hidden=True,
+              help="(--background) Stop when this process, the server that started the job, is gone.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @with_home
 @catch_store_errors
 def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish: bool, threads: int | None,
-              refresh: bool, as_json: bool, quiet: bool) -> None:
+              refresh: bool, background: bool, parent_pid: int | None, as_json: bool, quiet: bool) -> None:
     """Embed papers (title and abstract) for semantic search and similar papers.
 
     Needs the semantic extra: pip install 'paperlist[semantic]'. Incremental and resumable:
@@ -49,6 +55,9 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
     reason = missing_reason()
     if reason:
         fail(f"semantic search is unavailable: {reason}")
+    if background:
+        _background(threads, batch_size, parent_pid)
+        return
     store = open_store()
     try:
         enc = Encoder(max_tokens, threads=threads)
@@ -85,3 +94,28 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
             click.echo("interrupted: finished batches are saved; run the same command again to continue",
                        err=True)
     sys.exit(130 if rep.interrupted else 0)
+
+
+def _background(threads: int | None, batch_size: int, parent_pid: int | None) -> None:
+    """``--background``: the job of ``service.embedding``, its progress as log lines."""
+    from ..index.encoder import Encoder
+    from ..service.embedding import AlreadyRunning, idle_priority, run_job
+
+    priority = idle_priority()          # before torch starts its threads: they inherit it
+
+    def log(line: str) -> None:
+        click.echo(f"paperlist embed: {line}", err=True)
+
+    try:
+        enc = Encoder(threads=threads)
+        log(f"started at {priority} CPU priority ({enc.precision})")
+        job = run_job(current_home(), log, parent=parent_pid, encoder=enc, batch_size=batch_size)
+    except AlreadyRunning as e:
+        log(f"{e}; leaving it to finish")
+        return
+    except SemanticUnavailable as e:
+        fail(f"semantic search is unavailable: {e}")
+    except KeyboardInterrupt:
+        log("stopped; finished batches are kept, the next start continues")
+        sys.exit(130)
+    sys.exit(0 if job.state == "done" else 130)

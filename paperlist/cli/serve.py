@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
 
 import click
 
@@ -62,13 +64,18 @@ def _proxies(value: str | None) -> list[str]:
 @click.option("--lists-url", envvar="PAPERLIST_LISTS_URL", metavar="URL",
               help="Where reading lists live: an SQLite file (default HOME/lists.db) or postgresql://… "
                    "shared by every serving machine. [env: PAPERLIST_LISTS_URL]")
+@click.option("--embed/--no-embed", "embed", default=False, show_default=True,
+              help="Once the site answers, compute the papers' vectors in the background (idle CPU "
+                   "priority; resumes where a previous job stopped): search by meaning and similar "
+                   "papers by vector appear as they are published, with no restart. Needs the "
+                   "semantic extra; without it the site serves keyword search and says so.")
 @with_home
 @catch_store_errors
 def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: str | None,
               allowed_hosts: str | None, forwarded_allow_ips: str | None, rate_limit: float | None,
               rate_burst: int | None, rate_limit_loopback: bool, max_inflight: int | None,
               max_queue_wait: float | None, max_connections: int | None, header_timeout: float | None,
-              keep_alive: int | None, lists_url: str | None) -> None:
+              keep_alive: int | None, lists_url: str | None, embed: bool) -> None:
     """Serve the site: Chinese at /, English at /en/, JSON twins with ?format=json, the JSON API
     under /api/v1 (reference at /api, OpenAPI at /openapi.json).
 
@@ -110,6 +117,20 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     limits = ServerLimits(**{k: v for k, v in given.items() if v is not None})  # type: ignore[arg-type]
     click.echo(f"paperlist: serving {home} on http://{shown}:{port}/  (English: http://{shown}:{port}/en/; "
                f"public address {base})", err=True)
-    uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers,
-                access_log=access_log, log_level="info",
-                **uvicorn_options(limits, _proxies(forwarded_allow_ips)))
+    options = uvicorn_options(limits, _proxies(forwarded_allow_ips))
+    job = _embedding_job(home, host, port) if embed else nullcontext()
+    with job:
+        uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers,
+                    access_log=access_log, log_level="info", **options)
+
+
+def _embedding_job(home: Path, host: str, port: int) -> AbstractContextManager[None]:
+    from ..index.encoder import missing_reason
+    from .background import embedding_job
+
+    reason = missing_reason()
+    if reason:
+        click.echo(f"paperlist: search by meaning is not set up here ({reason}); serving keyword search",
+                   err=True)
+        return nullcontext()
+    return embedding_job(home, host, port)

@@ -45,6 +45,25 @@ class EmbedReport:
 Progress = Callable[[int, int, float], None]      # (done, total, seconds so far)
 
 
+class Hooks:
+    """What a long-running caller (the background job, ``service.embedding``) hears and decides
+    during ``embed``; the defaults do nothing."""
+
+    def started(self, rep: EmbedReport, todo: int) -> None:
+        """Before the first batch: ``rep.papers`` and ``rep.cached`` are known."""
+
+    def publish_now(self, rep: EmbedReport) -> bool:
+        """After each batch: publish a partial generation of what is cached so far?"""
+        return False
+
+    def published(self, generation: str, rows: int, partial: bool) -> None:
+        """After a generation was published."""
+
+    def should_stop(self) -> bool:
+        """Before each batch: stop here (as an interrupt does)?"""
+        return False
+
+
 class _Stop:
     """Turns SIGTERM into a clean stop after the current batch (SIGINT raises KeyboardInterrupt,
     which is handled the same way)."""
@@ -70,9 +89,11 @@ class _Stop:
 
 def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_size: int = 256,
           max_batches: int | None = None, progress: Progress | None = None, do_publish: bool = True,
-          encoder: Encoder | None = None) -> EmbedReport:
+          encoder: Encoder | None = None, hooks: Hooks | None = None) -> EmbedReport:
     """Embed what is not cached yet, then publish. ``max_batches`` stops early (tests, trial
-    runs); an interrupt stops after the batch in flight. Both leave a resumable cache."""
+    runs); an interrupt (or ``hooks.should_stop``) stops after the batch in flight. Both leave a
+    resumable cache. ``hooks.publish_now`` publishes partial generations on the way."""
+    hooks = hooks or Hooks()
     t0 = time.perf_counter()
     rep = EmbedReport()
     cache = VectorCache(home, max_tokens)
@@ -89,6 +110,7 @@ def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_
     order = [h for i in range(0, len(order), SORT_WINDOW)
              for h in sorted(order[i:i + SORT_WINDOW], key=lambda h: len(todo[h][1]))]
     total = len(order)
+    hooks.started(rep, total)
     enc_s = 0.0
     batches = 0
     if order:
@@ -97,8 +119,10 @@ def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_
         with _Stop() as stop:
             try:
                 for i in range(0, total, batch_size):
-                    if stop.requested or (max_batches is not None and batches >= max_batches):
-                        rep.interrupted = stop.requested
+                    if stop.requested or hooks.should_stop():
+                        rep.interrupted = True
+                        break
+                    if max_batches is not None and batches >= max_batches:
                         break
                     chunk = order[i:i + batch_size]
                     t = time.perf_counter()
@@ -111,6 +135,10 @@ def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_
                     batches += 1
                     if progress:
                         progress(rep.embedded, total, enc_s)
+                    rep.rate = rep.embedded / enc_s if enc_s > 0 else 0.0
+                    if rep.embedded < total and not stop.requested and hooks.publish_now(rep):
+                        gen, n = publish(home, ((r[0], r[1], r[2], r[3]) for r in rows), cached, max_tokens)
+                        hooks.published(gen, n, True)
             except KeyboardInterrupt:
                 rep.interrupted = True
     rep.remaining = total - rep.embedded
@@ -118,6 +146,7 @@ def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_
     if do_publish and not rep.interrupted:
         rep.generation, rep.published = publish(home, ((r[0], r[1], r[2], r[3]) for r in rows),
                                                 cached, max_tokens)
+        hooks.published(rep.generation, rep.published, rep.remaining > 0)
         if rep.remaining == 0:
             cache.compact({r[3] for r in rows})
     rep.seconds = time.perf_counter() - t0

@@ -18,7 +18,6 @@ filters, field clauses, facets, paging and snippets work exactly as for keyword 
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,6 @@ VECTOR_K = 300               # vector candidates per query (15 pages of 20)
 KEYWORD_K = 100              # BM25 candidates fused with them
 EXACT_SCOPE = 30_000         # a venue/year scope this small is scanned exactly instead of the graph
 AUTO_MIN_WORDS = 4
-_RETRY_S = 30.0
 
 
 def rrf(lists: list[list[str]], weights: list[float] | None = None,
@@ -95,16 +93,43 @@ class SemanticRanker:
         self.home = Path(home)
         self._vectors: Any = None
         self._reason: str | None = None
-        self._checked = 0.0
+        self._seen: Any = ()            # the vectors' CURRENT stamp when they were last looked for
         self._lock = threading.Lock()
 
     def vectors(self) -> Any | None:
-        if self._vectors is None and time.monotonic() - self._checked > _RETRY_S:
-            with self._lock:
-                if self._vectors is None:
-                    self._checked = time.monotonic()
-                    self._vectors, self._reason = self._open()
-        return self._vectors
+        """The live vectors, or None. While there are none, each call costs one stat: they are
+        looked for again as soon as a generation is published (the background job publishes
+        while the site serves), and the query model is then loaded at once, in the background."""
+        if self._vectors is None:
+            from ..index.generations import current_stamp
+            from ..index.vectors import vectors_root
+
+            stamp = current_stamp(vectors_root(self.home))
+            if stamp != self._seen:
+                with self._lock:
+                    if self._vectors is None and stamp != self._seen:
+                        retry = self._seen != ()
+                        self._seen = stamp
+                        self._vectors, self._reason = self._open()
+                        if retry and self._vectors is not None:
+                            threading.Thread(target=self._warm_model, name="semantic-warm",
+                                             daemon=True).start()
+        vi = self._vectors
+        if vi is not None:
+            from ..index.encoder import MODEL_NAME
+
+            model = vi.current().info.get("model")
+            if model != MODEL_NAME:         # vectors of two models never meet in one query
+                self._reason = (f"the paper vectors were made by {model}, not {MODEL_NAME} "
+                                "(run 'paperlist embed')")
+                return None
+        return vi
+
+    def _warm_model(self) -> None:
+        try:
+            self.encode("warm up")
+        except Exception:  # noqa: BLE001 - the first query by meaning will report it
+            pass
 
     def _open(self) -> tuple[Any | None, str | None]:
         # imported here: the vector side (usearch, torch: the optional semantic extra) stays
