@@ -28,6 +28,17 @@ SHARED_DATA = Path(os.environ.get("PAPERLIST_SHARED_DATA") or os.environ.get("PA
                    or default_data_dir() or "/nonexistent/shared/data")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """``./test.sh`` installs the semantic extra and sets PAPERLIST_REQUIRE_SEMANTIC=1: then a
+    missing extra stops the run instead of quietly skipping the embedding and vector tests."""
+    from paperlist.index.encoder import missing_reason
+    from paperlist.index.vectors import available
+
+    reason = available() or missing_reason()
+    if os.environ.get("PAPERLIST_REQUIRE_SEMANTIC") == "1" and reason:
+        raise pytest.UsageError(f"PAPERLIST_REQUIRE_SEMANTIC=1 but the semantic extra is missing: {reason}")
+
+
 def run_cli(home: Path, *args: str) -> Result:
     """Run `paperlist --home HOME ARGS...` in-process; stdout and stderr kept apart."""
     return CliRunner().invoke(main, ["--home", str(home), *args], catch_exceptions=False)

@@ -42,6 +42,7 @@ ROOTS: dict[type[BaseModel], Any] = {
     m.ImportReport: st.ImportReport,
     m.SeenMarks: st.SeenMarks,
     m.StarredPapers: st.StarredPapers,
+    m.SemanticStatus: st.SemanticStatus,
 }
 # Response models whose dicts the service builds untyped (store figures, the API index, errors).
 UNTYPED = {m.ApiIndex, m.Problem}

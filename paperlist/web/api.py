@@ -37,6 +37,7 @@ from ..service import venues as sv
 from ..service.errors import N_, BadRequest, TooLarge
 from ..service.paths import API_ROOT, paper_path
 from ..service.requests import MAX_LIST_PAGE
+from ..service.semantic_status import semantic_status
 from . import api_models as m
 from .cache import ResponseCache
 from .problems import PROBLEM_MEDIA_TYPE
@@ -392,6 +393,16 @@ async def coverage(request: Request, venue: Annotated[str | None, Query(
     return send(request, sv.coverage(home(request), venue))
 
 
+@router.get("/semantic", response_model=m.SemanticStatus, tags=["corpus"],
+            summary="Search by meaning: can it run, over how many papers", responses={429: _ERRORS[429]})
+async def semantic(request: Request) -> Response:
+    """Whether search by meaning and vector neighbours can run now, the share of papers whose vectors
+    search uses (they are computed newest first, in the background, and published in steps), and the
+    background job's state, rate and remaining time."""
+    return Response(orjson.dumps(semantic_status(home(request))), media_type="application/json",
+                    headers={"cache-control": "no-store"})
+
+
 # --- resolve -------------------------------------------------------------------------------------
 _RESOLVE_BODY = {"required": True, "content": {
     "application/x-bibtex": {"schema": {"type": "string"}, "example": (
@@ -465,7 +476,7 @@ async def index(request: Request) -> Response:
     eps = {"search": "/search?q={query}", "paper": "/papers/{id}", "conferences": "/conferences",
            "conference": "/conferences/{venue}", "conference_year": "/conferences/{venue}/{year}",
            "author": "/authors/{key}", "stats": "/stats", "coverage": "/coverage", "topics": "/topics",
-           "topic": "/topics/{slug}", "similar": "/papers/{id}/similar"}
+           "topic": "/topics/{slug}", "similar": "/papers/{id}/similar", "semantic": "/semantic"}
     return send(request, {"name": "paperlist", "version": "v1", "openapi": "/openapi.json", "docs": "/api",
                           "endpoints": {k: API_ROOT + v for k, v in eps.items()}})
 

@@ -18,10 +18,11 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
-from ..service import Ambiguous, BadRequest, Moved, ServiceError
+from ..service import Ambiguous, BadRequest, Home, Moved, ServiceError
 from ..service.errors import N_
 from ..service.papers import citation, summaries
 from ..service.resolve import MAX_BYTES, decode_upload
+from ..service.semantic_status import semantic_status
 from . import i18n
 from .list_forms import form_routes
 from .problems import http_problem, is_api_path
@@ -154,8 +155,28 @@ async def healthz(request: Request) -> Response:
         home.store.check()
     except Exception as e:  # noqa: BLE001 - a health check reports, it does not raise
         return PlainTextResponse(f"store error: {e}", status_code=503, headers={"cache-control": "no-store"})
-    body = f"ok\nsearch: {'ready' if home.searcher is not None else 'no index'}\n"
+    body = f"ok\nsearch: {'ready' if home.searcher is not None else 'no index'}\n{semantic_lines(home)}"
     return PlainTextResponse(body, headers={"cache-control": "no-store"})
+
+
+def semantic_lines(home: Home) -> str:
+    """/healthz's lines on search by meaning: what search uses now, and the background job."""
+    s = semantic_status(home)
+    if s["available"]:
+        out = (f"semantic: ready, {s['share']:.0%} of papers ({s['covered']:,} of {s['papers']:,}), "
+               f"{s['model']}\n")
+    else:
+        out = f"semantic: unavailable ({s['unavailable']})\n"
+    job = s["job"]
+    if job is not None:
+        out += (f"embedding: {job['state']}, {job['share']:.0%} of papers "
+                f"({job['covered']:,} of {job['papers']:,})")
+        if job["running"]:
+            out += f", {job['rate']:.0f}/s"
+            if job["eta_s"] is not None:
+                out += f", about {max(1, round(job['eta_s'] / 60))} min left"
+        out += "\n"
+    return out
 
 
 _STATIC_TYPES = {"css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",

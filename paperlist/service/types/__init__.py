@@ -25,6 +25,7 @@ from .papers import CiteText, PaperDetail, PaperFields, PaperVenue, SimilarPaper
 from .resolve import DuplicateGroup, ResolveCounts, ResolvedEntry, ResolvedPaper, ResolveReport
 from .reviews import ConferenceStats, ReviewPlace, ReviewScores
 from .search import EmptyReason, Facets, FacetValue, OtherVersion, SearchHit, SearchQuery, SearchResponse
+from .status import EmbedJob, SemanticStatus
 from .topics import (
     TopicArea,
     TopicDetail,
@@ -59,6 +60,7 @@ __all__ = [
     "ImportReport", "StarredPapers", "ListEntry", "ListLimits", "ListShelf", "ReadingList",
     "ReadingListInfo", "SeenMarks",
     "CiteText",
+    "EmbedJob", "SemanticStatus",
     "ConferenceStats", "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "AuthorDetail",
     "AuthorGroup",

@@ -64,6 +64,7 @@ from .search import (
     TranslatedTerm,
     UnderstoodCitation,
 )
+from .status import EmbedJob, SemanticStatus
 from .topics import (
     TopicArea,
     TopicDetail,
@@ -93,6 +94,7 @@ from .venues import (
 )
 
 __all__ = [
+    "EmbedJob", "SemanticStatus",
     "DuplicateGroup", "ResolveCounts", "ResolveReport", "ResolvedEntry", "ResolvedPaper",
     "UnderstoodCitation",
     "ConferenceStats", "DimensionFigures", "Ranked", "RankedAuthor", "RatingBin", "RatingFigures",

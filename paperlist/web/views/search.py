@@ -17,6 +17,7 @@ from ...service.empty import why_empty
 from ...service.errors import N_
 from ...service.paths import author_path, href, venue_path
 from ...service.search import hit_data, request_params, run_search, search_links
+from ...service.semantic_status import semantic_status, unavailable_kind
 from ...topics import taxonomy
 from .. import i18n
 from ..labels import FACET, SORT, STATUS, status_key
@@ -78,21 +79,11 @@ MODE_LABELS = {"auto": N_("Automatic"), "keyword": N_("Keywords"), "hybrid": N_(
                "semantic": N_("Meaning")}
 
 
-def _unavailable(reason: str | None) -> str | None:
-    """Why search by meaning cannot run, as a reader is told it: ``setup`` (this server was set up
-    without it), ``vectors`` (paper vectors not computed yet) or ``broken``; None when it runs."""
-    if reason is None:
-        return None
-    if "not installed" in reason:
-        return "setup"
-    return "vectors" if "no paper vectors" in reason else "broken"
-
-
 def _modes(r: SearchRequest, interpreted: Interpreted) -> dict[str, Any]:
     """The search-mode switch: which mode ran, and links to the others that can run here (no
     "meaning" mode is offered where vectors or the model are missing)."""
     sem = interpreted.get("semantic")
-    unavailable = _unavailable(sem["unavailable"] if sem else None)
+    unavailable = unavailable_kind(sem["unavailable"] if sem else None)
     offered = [m for m in MODES if not unavailable or m in ("auto", "keyword") or m == r.mode]
     return {"used": interpreted.get("mode", "keyword"), "requested": r.mode, "unavailable": unavailable,
             "links": [{"value": m, "label": MODE_LABELS[m], "active": m == r.mode,
@@ -157,7 +148,7 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
         "empty_query": False, "total": res.total, "took_ms": round(res.took_ms, 1),
         "hits": [_hit(h) for h in res.hits], "facets": _facets(r, res, ctx.lang), "active_filters": active,
         "translated": res.interpreted.get("translated"),
-        "modes": _modes(r, res.interpreted),
+        "modes": _modes(r, res.interpreted), "semantic": semantic_status(ctx.home),
         "suggestion": ({"q": res.suggestion,
                         "href": href("/search", request_params(r, q=res.suggestion, page=1))}
                        if res.suggestion else None),

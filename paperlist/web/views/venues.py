@@ -12,6 +12,7 @@ from ...service import list_request_from_params
 from ...service import venues as sv
 from ...service.requests import LIST_PER_PAGE, LIST_SORTS
 from ...service.reviews import figures
+from ...service.semantic_status import semantic_status
 from ...service.types import VenueSummary
 from ..charts import year_bars
 from ..labels import DECISION, KIND, LIST_SORT, STATUS, status_key
@@ -44,6 +45,7 @@ def _figures(ctx: Ctx) -> dict[str, Any]:
 def build_home(ctx: Ctx) -> dict[str, Any]:
     """Search box, corpus figures, the newest conference-years, conferences by field."""
     return {"page": "home", "figures": _figures(ctx), "recent": sv.latest_proceedings(ctx.home),
+            "semantic": semantic_status(ctx.home),
             "fields": _by_field(ctx, ("conference",), top_level=True)}
 
 
