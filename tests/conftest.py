@@ -93,6 +93,22 @@ def corpus_home(corpus_store: Store) -> Path:
     return home
 
 
+@pytest.fixture(scope="session")
+def icra_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small real home: one ICRA 2026 program day (990 papers, most with abstracts), ingested
+    by the CLI (topics and index built), for the background-embedding tests."""
+    import subprocess
+    import sys
+
+    src = shared_data("icra2026/icra2026-program-tuesday.html.gz")
+    home = tmp_path_factory.mktemp("icra")
+    exe = Path(sys.executable).parent / "paperlist"
+    r = subprocess.run([str(exe), "--home", str(home), "ingest", str(src)], capture_output=True, text=True,
+                       check=False, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return home
+
+
 def shared_data(sub: str = "") -> Path:
     path = SHARED_DATA / sub
     if not path.exists():

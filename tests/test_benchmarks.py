@@ -340,3 +340,22 @@ def test_load_bench(web_home: Path, tmp_path: Path) -> None:
     assert hostile["server_errors"] == 0 and hostile["host_reflected"] == 0, hostile
     by_name = {r["request"]: r["status"] for r in hostile["requests"]}
     assert by_name["URL 100 KB"] == 414 and by_name["20,000 headers"] == 431 and by_name["header 1 MB"] == 431
+
+
+@pytest.mark.skipif(missing_reason() is not None, reason=f"semantic extra not installed: {missing_reason()}")
+def test_embed_load_bench(icra_home: Path) -> None:
+    if shutil.which("wrk") is None:
+        pytest.skip("wrk is not installed (apt-get install wrk)")
+    def files() -> list[tuple[str, float]]:
+        return sorted((str(p), p.stat().st_mtime) for p in icra_home.rglob("*") if p.is_file())
+
+    before = files()
+    out = json.loads(run_bench("embed_load_bench.py", "--home", icra_home, "--seconds", "1",
+                               "--mixes", "vocab", "--json"))
+    assert files() == before                   # the bench works on a copy of the home
+    phases = {r["phase"]: r for r in out["rows"]}
+    assert list(phases) == ["alone", "job", "job+vectors"], out
+    for r in phases.values():
+        assert r["requests"] > 0 and r["non_2xx"] == 0 and 0 < r["p50_ms"] <= r["p99_ms"], r
+    assert phases["alone"]["job_rate"] is None and phases["alone"]["share"] == 0
+    assert 0 < phases["job+vectors"]["share"] <= 1, phases

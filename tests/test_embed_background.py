@@ -22,7 +22,6 @@ import pytest
 
 from paperlist.index import embed_status
 from paperlist.index.encoder import missing_reason
-from tests.conftest import shared_data
 from tests.listserver import free_port, paper_ids
 
 _reason = missing_reason()
@@ -73,16 +72,6 @@ class Serving:
 
     def text(self) -> str:
         return self.log.read_text()
-
-
-@pytest.fixture(scope="module")
-def icra_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    src = shared_data("icra2026/icra2026-program-tuesday.html.gz")
-    home = tmp_path_factory.mktemp("bg")
-    r = subprocess.run([str(EXE), "--home", str(home), "ingest", str(src)], capture_output=True, text=True,
-                       check=False, timeout=300)
-    assert r.returncode == 0, r.stderr
-    return home
 
 
 def test_background_job_serves_partial_vectors_stops_with_the_server_and_resumes(icra_home: Path,
