@@ -152,7 +152,7 @@ class Searcher:
         gen = self._generation()
         tr = glossary.translate(req.q)
         plan = self._plan(gen, req, tr.query)
-        mode, mode_note = self._mode(req, plan, tr.changed)
+        mode, mode_note = self._mode(req, plan)
         fused = self._fuse(gen, plan, mode) if mode != "keyword" else None
         offset = (req.page - 1) * req.per_page
         browse = not plan.pq.has_text
@@ -240,14 +240,14 @@ class Searcher:
         return Plan(pq, f, text, filter_queries(gen.index.schema, f, gen.secondary))
 
     # --- semantic and hybrid ----------------------------------------------------------------------
-    def _mode(self, req: SearchRequest, plan: Plan, translated: bool) -> tuple[str, str | None]:
+    def _mode(self, req: SearchRequest, plan: Plan) -> tuple[str, str | None]:
         """The mode to run and, when a requested mode cannot run, a note saying so."""
         if not plan.pq.has_text or not plan.pq.words:
             return "keyword", None
         if req.mode == "keyword":
             return "keyword", None
         if req.mode == "auto":
-            if not semantic.wants_semantic(plan.pq, translated):
+            if not semantic.wants_semantic(plan.pq):
                 return "keyword", None
             return ("keyword", None) if self.semantic.unavailable() else ("hybrid", None)
         reason = self.semantic.unavailable()
