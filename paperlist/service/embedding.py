@@ -2,7 +2,7 @@
 
 ``paperlist serve --embed`` (what ``./run.sh`` runs) starts ``paperlist embed --background``
 once the site answers. The job runs at idle CPU priority (the site's workers always come first),
-embeds newest papers first, publishes a partial generation at 10%, 25%, 50% and 75% of the papers
+embeds newest papers first, publishes a partial generation at 10%, 30% and 60% of the papers
 (each replaces the last; the servers switch to it with no restart), then the full one, and then
 reassigns topics with the vectors as evidence and rebuilds the search index (both switched
 atomically: searches go on meanwhile). It writes how far it has come to ``vectors/JOB.json``
@@ -29,7 +29,7 @@ from ..index.vectors import vectors_root
 from .derived import DerivedReport, refresh
 from .home import Home
 
-PARTIAL_AT = (0.10, 0.25, 0.50, 0.75)    # shares of the papers at which a partial generation is published
+PARTIAL_AT = (0.10, 0.30, 0.60)    # shares of the papers at which a partial generation is published
 WRITE_EVERY_S = 5.0
 LOG_EVERY_S = 60.0
 JOB_LOCK = ".job.lock"
