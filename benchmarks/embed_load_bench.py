@@ -15,6 +15,9 @@ queries from ``distinct_bench``'s mixes) against ``paperlist serve --workers 2``
    encoded by MiniLM, vector candidates fused with BM25's) while the job goes on.
 
 It prints req/s, p50 and p99 per phase and mix, and the job's rate (papers/s) in each phase.
+With ``--url`` it measures a server that is already running instead (``./run.sh`` during its
+job, say; the queries come from ``--home``, which is then only read), as one phase named by its
+state ("job" or "job+vectors" while the job runs, "alone" otherwise).
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ def main() -> None:
     ap.add_argument("--mixes", nargs="+", default=list(MIXES), choices=MIXES)
     ap.add_argument("--publish-timeout", type=float, default=1200,
                     help="seconds to wait for the first partial generation")
+    ap.add_argument("--url", help="measure this running server (its home is --home) instead")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if shutil.which("wrk") is None:
@@ -79,7 +83,7 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     exe = str(Path(sys.executable).parent / "paperlist")
     with tempfile.TemporaryDirectory() as tmp:
-        home = copy_home(a.home, Path(tmp) / "home")
+        home = a.home if a.url else copy_home(a.home, Path(tmp) / "home")
         rng = random.Random(23)
         lua: dict[str, Path] = {}
         for mix in a.mixes:
@@ -104,21 +108,12 @@ def main() -> None:
                           f"p99 {r['p99_ms']:6.1f} ms  non-2xx {r['non_2xx']}  job {r['job_rate']} papers/s  "
                           f"meaning covers {r['share']:.0%}", flush=True)
 
-        alone = Server(home, 2, 10.0)
-        try:
-            measure("alone", alone.url)
-        finally:
-            alone.stop()
-        cmd = [exe, "--home", str(home), "serve", "--embed", "--port", "{port}", "--workers", "2"]
-        job = Server(home, 2, 10.0, cmd=cmd)
-        try:
-            wait_for(job.url, "the job to embed", lambda s: (s.get("job") or {}).get("covered", 0) > 0, 600)
-            measure("job", job.url)
-            wait_for(job.url, "a partial generation", lambda s: s["available"], a.publish_timeout)
-            time.sleep(5)                       # the query model loads in each worker
-            measure("job+vectors", job.url)
-        finally:
-            job.stop()
+        if a.url:
+            s = semantic(a.url)
+            running = bool((s.get("job") or {}).get("running"))
+            measure(("job+vectors" if s["available"] else "job") if running else "alone", a.url)
+        else:
+            run_phases(home, exe, a.publish_timeout, measure)
     if a.json:
         print(json.dumps({"rows": rows}))
         return
@@ -128,6 +123,25 @@ def main() -> None:
         for r in (r for r in rows if r["mix"] == mix):
             print(f"| {mix} | {r['phase']} | {r['rps']:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
                   f"{r['job_rate'] if r['job_rate'] is not None else '–'} |")
+
+
+def run_phases(home: Path, exe: str, publish_timeout: float, measure: Any) -> None:
+    """The three phases on the copy: alone, then with the job, then with its first vectors."""
+    alone = Server(home, 2, 10.0)
+    try:
+        measure("alone", alone.url)
+    finally:
+        alone.stop()
+    cmd = [exe, "--home", str(home), "serve", "--embed", "--port", "{port}", "--workers", "2"]
+    job = Server(home, 2, 10.0, cmd=cmd)
+    try:
+        wait_for(job.url, "the job to embed", lambda s: (s.get("job") or {}).get("covered", 0) > 0, 600)
+        measure("job", job.url)
+        wait_for(job.url, "a partial generation", lambda s: s["available"], publish_timeout)
+        time.sleep(5)                       # the query model loads in each worker
+        measure("job+vectors", job.url)
+    finally:
+        job.stop()
 
 
 if __name__ == "__main__":
