@@ -108,6 +108,16 @@ def test_background_job_serves_partial_vectors_stops_with_the_server_and_resumes
     assert rec is not None and rec["state"] == "stopped", rec
     cached = int(rec["covered"])
     assert 0 < cached < papers, rec
+    # a partial generation is for searching: topics (and the index that carries them) stay as they
+    # were, so a restart (./run.sh ingests first) does not reassign them from the newest papers alone
+    from paperlist.store import Store
+    from paperlist.topics.build import is_current
+
+    store = Store(icra_home / "paperlist.db", readonly=True)
+    try:
+        assert is_current(store, icra_home)
+    finally:
+        store.close()
 
     second = Serving(icra_home, tmp_path / "second.log")
     try:

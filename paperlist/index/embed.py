@@ -137,7 +137,8 @@ def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_
                         progress(rep.embedded, total, enc_s)
                     rep.rate = rep.embedded / enc_s if enc_s > 0 else 0.0
                     if rep.embedded < total and not stop.requested and hooks.publish_now(rep):
-                        gen, n = publish(home, ((r[0], r[1], r[2], r[3]) for r in rows), cached, max_tokens)
+                        gen, n = publish(home, ((r[0], r[1], r[2], r[3]) for r in rows), cached, max_tokens,
+                                         partial=True)
                         hooks.published(gen, n, True)
             except KeyboardInterrupt:
                 rep.interrupted = True

@@ -126,6 +126,20 @@ def current_generation(root: Path) -> str | None:
     return generations.current_generation(root, INFO_FILE)
 
 
+def evidence_generation(root: Path) -> str | None:
+    """The live generation when it is a complete one (not a step of a job still embedding): what
+    topics take as evidence. A step would make topics and the index be rebuilt at every restart
+    of the job, from vectors of the newest papers only."""
+    name = current_generation(root)
+    if name is None:
+        return None
+    try:
+        partial = bool(orjson.loads((root / name / INFO_FILE).read_bytes()).get("partial"))
+    except (OSError, orjson.JSONDecodeError, AttributeError):
+        return None
+    return None if partial else name
+
+
 @dataclass(slots=True)
 class PublishReport:
     generation: str
@@ -139,11 +153,12 @@ class PublishReport:
 
 
 def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict[bytes, Any],
-            max_tokens: int, threads: int = 2) -> tuple[str, int]:
+            max_tokens: int, threads: int = 2, partial: bool = False) -> tuple[str, int]:
     """Write a generation from (paper id, venue, year, content hash) rows whose hash is cached, and
     switch CURRENT to it. Returns (generation, rows written). When the live generation already
     holds exactly these rows, nothing is written and it is returned (topics and the index, which
-    depend on the generation, then stay current)."""
+    depend on the generation, then stay current). ``partial`` marks a step of a job still
+    embedding: searches use it, topics wait for the complete one (``evidence_generation``)."""
     import numpy as np
 
     root = vectors_root(home)
@@ -182,7 +197,8 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
             _build_ann(path / "ann.usearch", mat, threads)
         (path / INFO_FILE).write_bytes(orjson.dumps({
             "model": MODEL_NAME, "dim": DIM, "max_tokens": max_tokens, "count": len(ids),
-            "venues": names, "built_at": stamp, "ann": len(ids) >= ANN_MIN_ROWS, "content": content}))
+            "venues": names, "built_at": stamp, "ann": len(ids) >= ANN_MIN_ROWS, "content": content,
+            "partial": partial}))
     except BaseException:
         generations.discard(path)
         raise

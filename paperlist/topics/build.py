@@ -43,7 +43,8 @@ def _vectors(home: Path) -> Any | None:
 
     try:
         vi = VectorIndex.open(home)
-        return vi.current() if vi is not None else None     # one generation for the whole assignment
+        g = vi.current() if vi is not None else None        # one generation for the whole assignment
+        return None if g is None or g.info.get("partial") else g
     except Exception:  # noqa: BLE001 - unreadable vectors: assign from words alone
         return None
 
@@ -52,11 +53,11 @@ def fingerprint(store: Store, home: Path, papers_fp: str | None = None) -> str:
     """What the assignment depends on: the taxonomy and the method (``ASSIGNER_VERSION``), the
     learned term weights, the label tables the probes learn from, the papers and the vector
     generation."""
-    from ..index.vectors import current_generation, vectors_root
+    from ..index.vectors import evidence_generation, vectors_root
 
     fp = papers_fp if papers_fp is not None else store.papers_fingerprint()
     weights = hashlib.sha1(packaged_weights().encode()).hexdigest()[:12]
-    gen = current_generation(vectors_root(home))
+    gen = evidence_generation(vectors_root(home))
     return f"{taxonomy().version}:{weights}:{source_labels.version()}:{fp}:{gen or '-'}"
 
 
