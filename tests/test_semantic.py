@@ -322,3 +322,30 @@ def test_vectors_of_another_model_are_never_queried(vec_home: tuple[Path, dict[s
     assert ranker.rank("diffusion models") == [] and ranker.similar("any", 5) is None
     res = Searcher.open(home).search(SearchRequest(q="denoising diffusion for images", mode="semantic"))
     assert res.interpreted["mode"] == "keyword" and res.hits
+
+
+@pytest.mark.parametrize("words, title, want", [
+    ("denoising diffusion probabilistic models".split(), "Denoising Diffusion Probabilistic Models", True),
+    ("diffusion probabilistic models denoising".split(), "Denoising Diffusion Probabilistic Models", True),
+    ("masked autoencoders are scalable learners".split(), "Masked Autoencoders Are Scalable Learners!", True),
+    ("learning robot skills from human videos".split(), "Learning by Watching: Physical Imitation", False),
+    ("attention is all you need for segmentation models".split(), "Attention is All you Need", False),
+    ([], "Anything", False),
+])
+def test_a_typed_title_is_named(words: list[str], title: str, want: bool) -> None:
+    from paperlist.search.semantic import names_title
+
+    assert names_title(words, title) is want
+
+
+def test_auto_mode_keeps_keyword_search_for_a_typed_title(vec_home: tuple[Path, dict[str, object]],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A title typed in full (4+ words) is a known-item search: auto mode answers it by keyword,
+    without encoding the query; a sentence of as many words still ranks by meaning too."""
+    home, vecs = vec_home
+    pid = _pid(home, "Denoising Diffusion Models Are Strong Learners")
+    s = _searcher(home, vecs[pid], monkeypatch)
+    typed = s.search(SearchRequest(q="denoising diffusion models are strong learners", mode="auto"))
+    assert typed.interpreted["mode"] == "keyword" and typed.hits[0].id == pid
+    sentence = s.search(SearchRequest(q="models that learn strong features by denoising", mode="auto"))
+    assert sentence.interpreted["mode"] == "hybrid"

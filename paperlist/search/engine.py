@@ -153,7 +153,9 @@ class Searcher:
         tr = glossary.translate(req.q)
         plan = self._plan(gen, req, tr.query)
         mode, mode_note = self._mode(req, plan)
-        fused = self._fuse(gen, plan, mode) if mode != "keyword" else None
+        fused = self._fuse(gen, plan, mode, auto=req.mode == "auto") if mode != "keyword" else None
+        if fused is None:
+            mode = "keyword"
         offset = (req.page - 1) * req.per_page
         browse = not plan.pq.has_text
         by_year = req.sort in ("newest", "oldest")
@@ -255,14 +257,20 @@ class Searcher:
             return "keyword", unavailable_note(req.mode, reason)
         return req.mode, None
 
-    def _fuse(self, gen: _Generation, plan: Plan, mode: str) -> list[tuple[str, float]]:
+    def _fuse(self, gen: _Generation, plan: Plan, mode: str,
+              auto: bool = False) -> list[tuple[str, float]] | None:
         """Rank by meaning (and, for hybrid, fuse with BM25); the plan's text query becomes the
-        fused id list, still ANDed with field clauses and filters."""
+        fused id list, still ANDed with field clauses and filters. In auto mode, None (keyword
+        search) when the best keyword match is the paper whose title was typed."""
         text = " ".join(plan.pq.words + [c.text for c in plan.pq.clauses
                                          if not c.negated and c.field is None])
+        kw: list[tuple[str, float]] = []
+        if mode == "hybrid":
+            kw, top_title = self._keyword_candidates(gen, plan)
+            if auto and semantic.names_title(plan.pq.words, top_title):
+                return None
         vec = dict(self.semantic.rank(text, plan.filters, semantic.VECTOR_K))
         if mode == "hybrid":
-            kw = self._keyword_candidates(gen, plan)
             # the keyword candidates' own cosines, so a paper both rankers found is judged on both
             vec.update(self.semantic.scores(text, [pid for pid, _ in kw if pid not in vec]))
             fused = semantic.relative_fusion(kw, vec)
@@ -281,19 +289,20 @@ class Searcher:
         plan.text = replace(plan.text, query=ids, match=ids, mode="all", tiering=None)
         return fused
 
-    def _keyword_candidates(self, gen: _Generation, plan: Plan) -> list[tuple[str, float]]:
+    def _keyword_candidates(self, gen: _Generation, plan: Plan) -> tuple[list[tuple[str, float]], str]:
         """Hybrid's keyword side: the papers with every word, as keyword search ranks them, or when
         no paper has them all (a sentence rarely does), those with most of them. Taking the "most"
         query only then halves hybrid's time (p50 27 -> 14 ms on 4+-word titles: over many words
         it scores a large share of the corpus) and keeps a title typed in full first: known-item
         hit@1 0.982 / 0.985 / 0.982 against 0.980 / 0.983 / 0.981 (BENCHMARKS.md, issue 23)."""
-        def top(text: Any) -> list[tuple[str, float]]:
+        def top(text: Any) -> tuple[list[tuple[str, float]], str]:
             res = gen.searcher.search(Plan(plan.pq, plan.filters, text, plan.dims).query(),
                                       semantic.KEYWORD_K, weight_by_field="prior")
-            return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits]
+            docs = [(_doc(gen.searcher, a), float(sc)) for sc, a in res.hits]
+            return [(d["id"], sc) for d, sc in docs], str(docs[0][0].get("title") or "") if docs else ""
 
         every = top(plan.text)
-        return every if every or plan.text.clauses < 3 else top(gen.builder.build(plan.pq, "most"))
+        return every if every[0] or plan.text.clauses < 3 else top(gen.builder.build(plan.pq, "most"))
 
     def _interpreted(self, plan: Plan, browse: bool) -> Interpreted:
         """How the query was understood, for display and debugging: ``mode`` (keyword / browse),

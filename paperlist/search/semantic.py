@@ -20,6 +20,7 @@ filters, field clauses, facets, paging and snippets work exactly as for keyword 
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,22 @@ def wants_semantic(pq: ParsedQuery) -> bool:
     if any(c.field in ("authors",) or c.phrase for c in pq.clauses if not c.negated):
         return False
     return len(pq.words) >= AUTO_MIN_WORDS
+
+
+_WORD = re.compile(r"[^\W_]+")
+TITLE_OVERLAP = 0.8
+
+
+def names_title(words: list[str], title: str) -> bool:
+    """Whether the query's words are (nearly) this title's: each side has at least 80% of its
+    words in the other (a word dropped, a typo, the order changed). Auto mode then keeps keyword
+    search, whose title bonus already puts the paper first: meaning would only cost ~12 ms."""
+    q = {w.lower() for w in words}
+    t = {w.lower() for w in _WORD.findall(title)}
+    if not q or not t:
+        return False
+    shared = len(q & t)
+    return shared >= TITLE_OVERLAP * len(q) and shared >= TITLE_OVERLAP * len(t)
 
 
 def ids_query(schema: tantivy.Schema, scored: list[tuple[str, float]]) -> Query:

@@ -175,5 +175,6 @@ def run_job(home: Home, log: Log, parent: int | None = None, encoder: Encoder | 
             job.write(state="stopped" if isinstance(e, KeyboardInterrupt) else "failed", message=str(e)[:300])
             raise
         job.write(state="done", message=f"{rep.published:,} papers in {rep.generation}")
-        log(f"search by meaning is complete: {rep.published:,} papers in {rep.seconds / 60:.1f} min")
+        log(f"search by meaning is complete: {rep.published:,} papers ({rep.embedded:,} embedded by this run "
+            f"in {rep.seconds / 60:.1f} min)")
         return JobReport(rep, derived, "done")
