@@ -156,3 +156,21 @@ def test_one_job_per_home(tmp_path: Path) -> None:
                 pass
     with job_lock(tmp_path):                    # released: the next start takes it
         pass
+
+
+def test_the_job_record_stays_fresh_between_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Publishing the graph and reassigning topics take minutes without a batch: the record is
+    rewritten meanwhile, so a reader does not take a working job for a dead one."""
+    from paperlist.service import embedding
+
+    monkeypatch.setattr(embedding, "HEARTBEAT_S", 0.05)
+    job = embedding._Job(tmp_path, lambda _line: None, None, embedding.PARTIAL_AT)
+    try:
+        job.write(state="topics")
+        first = float(json.loads((tmp_path / "vectors" / "JOB.json").read_bytes())["updated_at"])
+        _wait("a heartbeat", lambda: float(json.loads((tmp_path / "vectors" / "JOB.json").read_bytes())
+                                           ["updated_at"]) > first, 10)
+    finally:
+        job.close()
+    rec = embed_status.read(tmp_path)
+    assert rec is not None and rec["state"] == "topics"

@@ -55,11 +55,13 @@ def current_generation(root: Path, info: str) -> str | None:
 
 
 @contextmanager
-def build_lock(root: Path) -> Iterator[None]:
-    """Held while one build writes under ``root``: a second build waits for the first."""
+def build_lock(root: Path, name: str = LOCK_FILE, wait: bool = True) -> Iterator[None]:
+    """Held while one build writes under ``root``: a second build waits for the first (or, with
+    ``wait=False``, gets ``BlockingIOError`` at once). ``name`` is the lock file (one per kind of
+    holder: a lock is per open file, so one process must not take the same file twice)."""
     root.mkdir(parents=True, exist_ok=True)
-    with open(root / LOCK_FILE, "a+b") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
+    with open(root / name, "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         try:
             yield
         finally:

@@ -20,7 +20,6 @@ filters, field clauses, facets, paging and snippets work exactly as for keyword 
 
 from __future__ import annotations
 
-import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 import tantivy
 from tantivy import Occur, Query
 
+from ..text import words as text_words
 from .query import Filters, ParsedQuery
 
 RRF_K = 60
@@ -82,7 +82,6 @@ def wants_semantic(pq: ParsedQuery) -> bool:
     return len(pq.words) >= AUTO_MIN_WORDS
 
 
-_WORD = re.compile(r"[^\W_]+")
 TITLE_OVERLAP = 0.8
 
 
@@ -90,8 +89,8 @@ def names_title(words: list[str], title: str) -> bool:
     """Whether the query's words are (nearly) this title's: each side has at least 80% of its
     words in the other (a word dropped, a typo, the order changed). Auto mode then keeps keyword
     search, whose title bonus already puts the paper first: meaning would only cost ~12 ms."""
-    q = {w.lower() for w in words}
-    t = {w.lower() for w in _WORD.findall(title)}
+    q = set(text_words(" ".join(words)))
+    t = set(text_words(title))
     if not q or not t:
         return False
     shared = len(q & t)

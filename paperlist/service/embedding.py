@@ -14,15 +14,15 @@ continues from there.
 
 from __future__ import annotations
 
-import fcntl
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..index import embed_status
+from ..index import embed_status, generations
 from ..index.embed import EmbedReport, Hooks, embed
 from ..index.encoder import MODEL_NAME, Encoder
 from ..index.vectors import vectors_root
@@ -31,6 +31,7 @@ from .home import Home
 
 PARTIAL_AT = (0.10, 0.30, 0.60)    # shares of the papers at which a partial generation is published
 WRITE_EVERY_S = 5.0
+HEARTBEAT_S = 20.0
 LOG_EVERY_S = 60.0
 JOB_LOCK = ".job.lock"
 
@@ -44,17 +45,11 @@ class AlreadyRunning(RuntimeError):
 @contextmanager
 def job_lock(home: Path) -> Iterator[None]:
     """Held for the job's whole life; a second job fails at once instead of waiting."""
-    root = vectors_root(home)
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / JOB_LOCK, "a+b") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise AlreadyRunning(f"an embedding job is already running for {home}") from None
-        try:
+    try:
+        with generations.build_lock(vectors_root(home), JOB_LOCK, wait=False):
             yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    except BlockingIOError:
+        raise AlreadyRunning(f"an embedding job is already running for {home}") from None
 
 
 def idle_priority() -> str:
@@ -95,17 +90,31 @@ class _Job(Hooks):
                                                "started_at": self.started_at}
         self.published_share = 0.0
         self._written = self._logged = 0.0
+        self._lock = threading.Lock()
+        self._done = threading.Event()
         self.write()
+        # publishing the graph and reassigning topics take minutes without a batch: the record
+        # is rewritten meanwhile, so readers do not take the job for dead (embed_status.STALE_S)
+        threading.Thread(target=self._heartbeat, name="embed-heartbeat", daemon=True).start()
 
     def write(self, **change: object) -> None:
-        self.record.update(change)  # type: ignore[typeddict-item]
-        embed_status.write(self.home, self.record)
-        self._written = time.monotonic()
+        with self._lock:
+            self.record.update(change)  # type: ignore[typeddict-item]
+            embed_status.write(self.home, self.record)
+            self._written = time.monotonic()
+
+    def _heartbeat(self) -> None:
+        while not self._done.wait(HEARTBEAT_S):
+            try:
+                self.write()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self._done.set()
 
     def started(self, rep: EmbedReport, todo: int) -> None:
-        from ..index.embed_status import LiveInfo
-
-        live = LiveInfo(self.home).get()
+        live = embed_status.LiveInfo(self.home).get()
         if live["model"] == MODEL_NAME and rep.papers:
             self.published_share = live["count"] / rep.papers
         self.write(state="embedding", papers=rep.papers, covered=rep.cached, embedded=0, todo=todo,
@@ -155,26 +164,26 @@ def run_job(home: Home, log: Log, parent: int | None = None, encoder: Encoder | 
     with job_lock(home.path):
         job = _Job(home.path, log, parent, partial_at)
         try:
-            enc = encoder or Encoder()
-            rep = embed(home.store, home.path, batch_size=batch_size, encoder=enc, hooks=job,
-                        max_batches=max_batches)
-        except BaseException as e:
-            job.write(state="stopped" if isinstance(e, KeyboardInterrupt) else "failed",
-                      message=str(e)[:300])
-            raise
-        if rep.interrupted or rep.remaining:
-            job.write(state="stopped", covered=rep.cached + rep.embedded, embedded=rep.embedded)
-            log(f"embedding stopped at {rep.cached + rep.embedded:,} of {rep.papers:,} papers; "
-                "finished batches are kept, the next start continues")
-            return JobReport(rep, None, "stopped")
-        job.write(state="topics", covered=rep.papers, embedded=rep.embedded, eta_s=0.0)
-        log("reassigning topics with the vectors, then rebuilding the search index (searches go on)")
-        try:
-            derived = refresh(home, home.writable_store(), force=False)
+            return _run(job, home, log, encoder or Encoder(), batch_size, max_batches)
         except BaseException as e:
             job.write(state="stopped" if isinstance(e, KeyboardInterrupt) else "failed", message=str(e)[:300])
             raise
-        job.write(state="done", message=f"{rep.published:,} papers in {rep.generation}")
-        log(f"search by meaning is complete: {rep.published:,} papers ({rep.embedded:,} embedded by this run "
-            f"in {rep.seconds / 60:.1f} min)")
-        return JobReport(rep, derived, "done")
+        finally:
+            job.close()
+
+
+def _run(job: _Job, home: Home, log: Log, enc: Encoder, batch_size: int,
+         max_batches: int | None) -> JobReport:
+    rep = embed(home.store, home.path, batch_size=batch_size, encoder=enc, hooks=job, max_batches=max_batches)
+    if rep.interrupted or rep.remaining:
+        job.write(state="stopped", covered=rep.cached + rep.embedded, embedded=rep.embedded)
+        log(f"embedding stopped at {rep.cached + rep.embedded:,} of {rep.papers:,} papers; "
+            "finished batches are kept, the next start continues")
+        return JobReport(rep, None, "stopped")
+    job.write(state="topics", covered=rep.papers, embedded=rep.embedded, eta_s=0.0)
+    log("reassigning topics with the vectors, then rebuilding the search index (searches go on)")
+    derived = refresh(home, home.writable_store(), force=False)
+    job.write(state="done", message=f"{rep.published:,} papers in {rep.generation}")
+    log(f"search by meaning is complete: {rep.published:,} papers ({rep.embedded:,} embedded by this run "
+        f"in {rep.seconds / 60:.1f} min)")
+    return JobReport(rep, derived, "done")
