@@ -6,6 +6,7 @@ middle of writes loses nothing acknowledged and leaves the SQLite lists file con
 
 from __future__ import annotations
 
+import http.client
 import os
 import random
 import sqlite3
@@ -51,8 +52,10 @@ class Writer(threading.Thread):
                     if want is not None
                     else self.server.request("DELETE", path)
                 )
-            except OSError:
-                return  # the server went away: this one is in flight
+            except (OSError, http.client.HTTPException):
+                # the server went away (refused, reset, or killed between the headers and the
+                # body: IncompleteRead is no OSError): this one is in flight, never acknowledged
+                return
             self.pending = {}
             if status != 200:
                 self.failures.append(f"{status} {str(body)[:200]}")
