@@ -35,6 +35,7 @@ def test_tiered_pages_equal_full_ranking(searcher: Searcher, q: str, parallel: b
     pages = [(1, 1), (1, 2), (2, 2), (1, 3), (3, 3), (1, 10)]
     full = {p: _ids(searcher, q, *p) for p in pages}
     searcher.parallel = parallel
+    monkeypatch.setattr(searcher.spare, "require_idle", False)
     monkeypatch.setattr(rank, "TIER_MIN_MATCHES", 0)
     monkeypatch.setattr(paging, "TIER_MIN_MATCHES", 0)
     monkeypatch.setattr(paging, "BROAD", 0)

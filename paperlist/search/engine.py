@@ -40,6 +40,7 @@ from .query import Filters, ParsedQuery, parse
 from .rank import TextQuery, TextQueryBuilder
 from .request import check_request, merge_filters, request_filters
 from .similar import distinctive_terms
+from .spare import SpareCore
 from .suggest import Suggester
 from .tiers import important_papers
 from .weights import DEFAULT_WEIGHTS, Weights
@@ -73,7 +74,7 @@ class Searcher:
         self.semantic = semantic.SemanticRanker(self.home)
         self.parallel = parallel
         self._pool: tuple[int, ThreadPoolExecutor] | None = None
-        self._spare = threading.BoundedSemaphore(1)     # one search at a time gets a second core
+        self.spare = SpareCore()     # one search at a time gets a second core, while one is idle
         self.reload()
 
     @classmethod
@@ -160,22 +161,22 @@ class Searcher:
         browse = not plan.pq.has_text
         by_year = req.sort in ("newest", "oldest")
         while True:
-            if by_year or not self.parallel or not self._spare.acquire(blocking=False):
+            if by_year or not self.parallel or not self.spare.acquire():
                 counts, addrs = paging.counted_page(gen.searcher, gen.index.schema, plan, req, browse, offset)
                 hits = _hits(gen.searcher, plan, addrs, req.snippets)
             else:
-                # No other search runs in this process: a second core ranks the page and makes
-                # its hits (stored documents, snippets) while this thread counts the facets and
-                # the total over the whole match set. Tantivy's search and, for the most part,
-                # its aggregation run without the GIL, so the two overlap. Under load every core
-                # is busy anyway, and the handover would only cost.
+                # A core is idle and no other search of this process has it: it ranks the page
+                # and makes its hits (stored documents, snippets) while this thread counts the
+                # facets and the total over the whole match set. Tantivy's search and, for the
+                # most part, its aggregation run without the GIL, so the two overlap. Under load
+                # every core is busy, and the handover would only cost (spare.py).
                 try:
                     todo = paging.steps(plan, req.sort, browse, offset, req.per_page)
                     pending = self._workers().submit(_page_hits, gen.searcher, plan, todo, req.snippets)
                     counts = count_facets(gen.searcher, plan, req, total=True)
                     hits = pending.result()
                 finally:
-                    self._spare.release()
+                    self.spare.release()
             total = counts.total
             looser = _next_mode(plan.text) if fused is None else None
             if total or looser is None:
