@@ -40,10 +40,11 @@ from ..service.requests import MAX_LIST_PAGE
 from ..service.semantic_status import semantic_status
 from . import api_models as m
 from .cache import ResponseCache
+from .fastparams import FastQueryRoute
 from .problems import PROBLEM_MEDIA_TYPE
 from .render import cached_response, render_json
 
-router = APIRouter(prefix=API_ROOT)
+router = APIRouter(prefix=API_ROOT, route_class=FastQueryRoute)
 
 Sort = Literal[SORTS]                                    # type: ignore[valid-type]
 Mode = Literal[MODES]                                    # type: ignore[valid-type]
