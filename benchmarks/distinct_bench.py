@@ -68,8 +68,9 @@ def queries(home: Path, mix: str, rng: random.Random) -> list[tuple[str, str]]:
     out: list[tuple[str, dict[str, Any]]] = []
     if mix in ("titles", "refs"):
         db = sqlite3.connect(f"file:{home / 'paperlist.db'}?mode=ro", uri=True)
-        rows = db.execute("SELECT p.id, coalesce(p.title_plain, p.title), p.year, p.venue FROM papers p"
-                          " ORDER BY random() LIMIT ?", (N_QUERIES,)).fetchall()
+        every = db.execute("SELECT p.id, coalesce(p.title_plain, p.title), p.year, p.venue FROM papers p"
+                           " ORDER BY p.id").fetchall()
+        rows = rng.sample(every, min(N_QUERIES, len(every)))      # the same sample for the same seed
         names: dict[str, list[str]] = {}
         if mix == "refs":
             for pid, name in db.execute("SELECT paper_id, name FROM paper_authors WHERE position < 3"):
