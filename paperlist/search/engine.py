@@ -74,6 +74,7 @@ class Searcher:
         self.semantic = semantic.SemanticRanker(self.home)
         self.parallel = parallel
         self._pool: tuple[int, ThreadPoolExecutor] | None = None
+        self._keep_warm = False                # see warm()
         self.spare = SpareCore()     # one search at a time gets a second core, while one is idle
         self.reload()
 
@@ -87,7 +88,10 @@ class Searcher:
 
     def warm(self) -> None:
         """Load what the first misspelled or unfinished query would otherwise load (the spelling
-        vocabulary and the completions of short prefixes)."""
+        vocabulary and the completions of short prefixes: ~0.4 s on the full corpus, which a
+        server's first titles with a rare word waited for), and from now on load it for each new
+        generation as soon as it is switched in (in the background)."""
+        self._keep_warm = True
         gen = self._generation()
         gen.suggester.warm()
 
@@ -122,6 +126,8 @@ class Searcher:
                 return False
             self._gen = self._open(name)
             self._stamp = stamp
+            if self._keep_warm:
+                threading.Thread(target=self._gen.suggester.warm, name="suggest-warm", daemon=True).start()
             return True
 
     def _open(self, name: str) -> _Generation:

@@ -16,9 +16,18 @@ _PLAIN_SEGMENT = re.compile(r"[a-z0-9._-]+")
 
 def href(path: str, params: Mapping[str, Any] | list[tuple[str, Any]] | None = None) -> str:
     """A link: path plus the non-empty parameters, in the order given."""
+    return _join(path, query_string(params))
+
+
+def query_string(params: Mapping[str, Any] | list[tuple[str, Any]] | None) -> str:
+    """The non-empty parameters, in the order given, URL-encoded ('' for none)."""
     items = params.items() if isinstance(params, Mapping) else (params or [])
-    q = [(k, v) for k, v in items if v not in (None, "", [])]
-    return path + ("?" + urlencode(q) if q else "")
+    return urlencode([(k, v) for k, v in items if v not in (None, "", [])])
+
+
+def _join(path: str, *queries: str) -> str:
+    q = "&".join(x for x in queries if x)
+    return path + ("?" + q if q else "")
 
 
 def _seg(s: str) -> str:
@@ -65,9 +74,9 @@ def format_links(path: str, params: list[tuple[str, Any]], paging: list[tuple[st
                  exports: bool = True, atom: str | None = None) -> dict[str, str | None]:
     """A resource in its other formats: the API's JSON and the page (with ``paging``), the exports
     (the whole list, no paging) and an Atom feed."""
-    paged = params + (paging or [])
-    out: dict[str, str | None] = {"json": href(API_ROOT + path, paged), "html": href(path, paged),
+    base, page = query_string(params), query_string(paging)     # encoded once for the seven links
+    out: dict[str, str | None] = {"json": _join(API_ROOT + path, base, page), "html": _join(path, base, page),
                                   "atom": atom}
     for fmt in EXPORT_FORMATS:
-        out[fmt] = href(API_ROOT + path, params + [("format", fmt)]) if exports else None
+        out[fmt] = _join(API_ROOT + path, base, f"format={fmt}") if exports else None
     return out

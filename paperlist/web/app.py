@@ -101,6 +101,21 @@ def _warm_semantic(searcher: SearchBackend | None) -> None:
     threading.Thread(target=warm, name="semantic-warm", daemon=True).start()
 
 
+def _warm_search(searcher: SearchBackend | None) -> None:
+    """Load the spelling vocabulary in the background (search/engine.py ``warm``): else each
+    worker's first query with a rare word waits ~0.4 s for it, and so do the requests behind it."""
+    if searcher is None:
+        return
+
+    def warm() -> None:
+        try:
+            searcher.warm()
+        except Exception as e:  # noqa: BLE001 - the first search loads it and says what is wrong
+            log.warning("search warm-up failed: %s", e)
+
+    threading.Thread(target=warm, name="search-warm", daemon=True).start()
+
+
 def _warm_pages(home: Home) -> None:
     """Compute the corpus-wide figures of the home and topics pages in the background, so that the
     first visitor after a start does not wait for them (1-3 s of SQL on the full corpus)."""
@@ -145,6 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.router.redirect_slashes = False
     app.state.settings = settings
     app.state.home = home
+    _warm_search(home.searcher)
     _warm_semantic(home.searcher)
     if settings.warm_pages:
         _warm_pages(home)
