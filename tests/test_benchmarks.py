@@ -302,6 +302,43 @@ def test_api_bench(bench_home: Path) -> None:
     assert "datasette" not in out
 
 
+def test_distinct_bench(bench_home: Path) -> None:
+    """Distinct queries side by side: ours, the bare endpoint and the bare endpoint doing our
+    visible work (facets, snippets), in one run, with the ratios."""
+    if shutil.which("wrk") is None:
+        pytest.skip("wrk is not installed (apt-get install wrk)")
+    out = json.loads(run_bench("distinct_bench.py", "--home", bench_home, "--seconds", "1",
+                               "--connections", "2", "--workers", "1", "--mixes", "vocab", "titles",
+                               "--no-nocache", "--json"))
+    got = {(r["mix"], r["server"]): r for r in out["rows"]}
+    sides = ("ours", "bare", "bare-full")
+    assert set(got) == {(m, s) for m in ("vocab", "titles") for s in sides}, got.keys()
+    for (mix, server), r in got.items():
+        assert r["rps"] > 0 and r["requests"] > 0, (mix, server, r)
+        if server != "bare":        # (tantivy's own parser rejects some titles: 400s)
+            assert r["non_2xx"] == 0, (mix, server, r)
+    for t in out["table"]:
+        assert t["ratio"] == round(t["ours_rps"] / t["bare_rps"], 2), t
+        assert t["ratio_full"] == round(t["ours_rps"] / t["bare-full_rps"], 2), t
+
+
+def test_same_results(bench_home: Path, tmp_path: Path) -> None:
+    """The answers saved by one run are found the same by the next, and one changed answer fails."""
+    saved = tmp_path / "before.jsonl"
+    args = ("--home", bench_home, "--mixes", "vocab", "zh", "--queries", "40")
+    assert "saved 80 answers" in run_bench("same_results.py", *args, "--save", saved)
+    out = run_bench("same_results.py", *args, "--check", saved)
+    assert re.search(r"^vocab\s+40 of 40 the same$", out, re.MULTILINE), out
+    assert re.search(r"^zh\s+40 of 40 the same$", out, re.MULTILINE), out
+    rows = [json.loads(line) for line in saved.read_text().splitlines()]
+    rows[3]["answer"] = "200 0000"
+    saved.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "same_results.py"), *map(str, args),
+                           "--check", saved], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stdout
+    assert re.search(r"^vocab\s+39 of 40 the same$", proc.stdout, re.MULTILINE), proc.stdout
+
+
 def test_fault_bench() -> None:
     out = run_bench("fault_bench.py", "--trials", 2)
     reference = r"^reference: ingest .*/tests/fixtures in [\d.]+s: [1-9]\d* papers, [1-9]\d* indexed$"
