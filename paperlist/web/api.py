@@ -10,17 +10,13 @@ turned into problem+json by ``problems``. To add an endpoint: a function in the 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-import anyio
 import orjson
 from fastapi import APIRouter, Path, Query
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 
 from .. import exports
 from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
@@ -30,18 +26,17 @@ from ..service import Home, list_request, search_request
 from ..service import authors as sa
 from ..service import conference_stats as cs
 from ..service import papers as sp
-from ..service import resolve as sr
 from ..service import search as ss
 from ..service import topics as st
 from ..service import venues as sv
-from ..service.errors import N_, BadRequest, TooLarge
-from ..service.paths import API_ROOT, paper_path
+from ..service.paths import API_ROOT
 from ..service.requests import MAX_LIST_PAGE
 from ..service.semantic_status import semantic_status
 from . import api_models as m
+from .api_exports import feed, stream
 from .cache import ResponseCache
 from .fastparams import FastQueryRoute
-from .problems import PROBLEM_MEDIA_TYPE
+from .incoming import home
 from .render import cached_response, render_json
 
 router = APIRouter(prefix=API_ROOT, route_class=FastQueryRoute)
@@ -74,10 +69,6 @@ LimitParam = Annotated[int, Query(ge=1, le=exports.MAX_ROWS,
                                   description="Rows in an export (at most 10,000).")]
 
 
-def home(request: Request) -> Home:
-    home: Home = request.app.state.home
-    return home
-
 
 def send(request: Request, data: Any) -> Response:
     """A JSON response with an ETag (304s) and the site's cache lifetime."""
@@ -99,57 +90,6 @@ def _json_body(request: Request, body: bytes, cache: str) -> Response:
                            max_age=int(request.app.state.settings.cache_seconds))
     resp.headers["x-cache"] = cache
     return resp
-
-
-def _origin(request: Request) -> str:
-    """The root of absolute URLs: the configured public address, never the request's Host."""
-    return str(request.app.state.settings.base_url)
-
-
-def _base(request: Request) -> str:
-    """The root of the request's language (``/en`` for English) at the public address."""
-    return _origin(request) + request.scope.get("root_path", "")
-
-
-def _stream(request: Request, ids: Iterable[str], fmt: str, name: str, total: int | None = None) -> Response:
-    """An export, streamed as it is read. The store is read on the event loop's thread between
-    yields (SQLite connections are per worker), ``exports.CHUNK`` papers at a time."""
-    store = home(request).store
-    base = _base(request)
-    chunks = exports.export(store, ids, fmt, record=sp.paper_fields,
-                            paper_url=lambda pid: base + paper_path(pid))
-
-    async def body() -> Any:
-        for chunk in chunks:
-            yield chunk.encode()
-            await anyio.sleep(0)          # let other requests in between chunks
-
-    headers = {"content-disposition": f'attachment; filename="{_filename(name)}.{exports.EXTENSIONS[fmt]}"',
-               "cache-control": "no-store"}
-    if total is not None:
-        headers["x-total-count"] = str(total)
-        headers["x-export-rows"] = str(min(total, exports.MAX_ROWS))
-    return StreamingResponse(body(), media_type=exports.MEDIA_TYPES[fmt], headers=headers)
-
-
-def _filename(name: str) -> str:
-    return "paperlist-" + (re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-")[:60] or "export")
-
-
-def _feed(request: Request, ids: list[str], title: str, html_path: str) -> Response:
-    """An Atom feed of these papers (newest first as given)."""
-    store = home(request).store
-    base = _base(request)
-    papers = store.get_papers(ids)
-    updated = store.updated_at(ids)
-    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    newest = max(updated.values(), default=None) or store.last_ingest() or now
-    entries = exports.feed_entries(papers, updated, lambda pid: base + paper_path(pid), newest)
-    self_url = _origin(request) + request.url.path + ("?" + request.url.query if request.url.query else "")
-    body = exports.atom_feed(self_url, title, self_url, base + html_path, newest, entries)
-    return Response(body, media_type=exports.MEDIA_TYPES["atom"],
-                    headers={"cache-control": "public, "
-                                              f"max-age={int(request.app.state.settings.cache_seconds)}"})
 
 
 # --- search -------------------------------------------------------------------------------------
@@ -215,8 +155,8 @@ async def search(
     if fmt == "atom":
         res = ss.run_search(h, replace(r, facets=False, snippets=False))
         title = f"paperlist: {r.q or 'papers'}" + (f" ({', '.join(r.venues)})" if r.venues else "")
-        return _feed(request, [x.id for x in res.hits], title, ss.search_links(r)["html"] or "/search")
-    return _stream(request, ss.search_ids(h, r, limit), fmt, r.q or "search", total=ss.total(h, r))
+        return feed(request, [x.id for x in res.hits], title, ss.search_links(r)["html"] or "/search")
+    return stream(request, ss.search_ids(h, r, limit), fmt, r.q or "search", total=ss.total(h, r))
 
 
 # --- papers and authors -------------------------------------------------------------------------
@@ -274,7 +214,7 @@ async def author(request: Request, key: Annotated[str, Path(description="Author 
     covers several people, its groups of papers."""
     if fmt != "json":
         ids = sa.author_ids(home(request), key, venue, limit, group)
-        return _stream(request, iter(ids), fmt, key, total=len(ids))
+        return stream(request, iter(ids), fmt, key, total=len(ids))
     return send(request, sa.author(home(request), key, venue=venue, page=page, per_page=per_page,
                                    group=group))
 
@@ -300,7 +240,7 @@ async def conference(
     if fmt == "atom":
         key = d["venue"]["key"]
         ids = [r["id"] for r in h.store.recent_papers(key, FEED_SIZE)]
-        return _feed(request, ids, f"paperlist: {d['venue']['short']}", d["venue"]["href"])
+        return feed(request, ids, f"paperlist: {d['venue']['short']}", d["venue"]["href"])
     return send(request, d)
 
 
@@ -349,7 +289,7 @@ async def conference_year(
                       sort=sort, topic=topic)
     if fmt != "json":
         key, y, ids = sv.list_ids(h, venue, year, lr, limit)
-        return _stream(request, ids, fmt, f"{key}{y}", total=len(ids))
+        return stream(request, ids, fmt, f"{key}{y}", total=len(ids))
     return send(request, sv.conference_year(h, venue, year, lr))
 
 
@@ -404,73 +344,6 @@ async def semantic(request: Request) -> Response:
                     headers={"cache-control": "no-store"})
 
 
-# --- resolve -------------------------------------------------------------------------------------
-_RESOLVE_BODY = {"required": True, "content": {
-    "application/x-bibtex": {"schema": {"type": "string"}, "example": (
-        "@inproceedings{vaswani2017, title={Attention is all you need}, author={Vaswani, Ashish and Shazeer, "
-        "Noam}, year={2017}}")},
-    "text/plain": {"schema": {"type": "string",
-                              "description": "BibTeX, or a list of references one per line."}},
-    "application/json": {"schema": {"type": "object", "properties": {
-        "bibtex": {"type": "string", "description": "A BibTeX bibliography."},
-        "references": {"type": "array", "items": {"type": "string"},
-                       "description": "Reference-list lines (one reference each)."}}}}}}
-
-
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, refused (413) past ``limit`` bytes even when no Content-Length says so."""
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise TooLarge(N_("This bibliography is too large."), f"at most {limit:,} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def resolve_text(request: Request, body: bytes) -> str:
-    """The bibliography a request sends: BibTeX or reference lines as text, or JSON with either."""
-    if request.headers.get("content-type", "").split(";")[0].strip() == "application/json":
-        try:
-            data = orjson.loads(body)
-        except orjson.JSONDecodeError:
-            raise BadRequest(N_("The request body is not valid JSON."), "body") from None
-        if isinstance(data, dict) and isinstance(data.get("bibtex"), str):
-            return sr.decode_upload(data["bibtex"].encode())
-        refs = data.get("references") if isinstance(data, dict) else None
-        if isinstance(refs, list) and all(isinstance(x, str) for x in refs):
-            return sr.decode_upload("\n".join(x.replace("\n", " ") for x in refs).encode())
-        raise BadRequest(N_("Send {\"bibtex\": \"...\"} or {\"references\": [\"...\"]}."), "body")
-    return sr.decode_upload(body)
-
-
-@router.post("/resolve", response_model=m.ResolveReport, tags=["resolve"], summary="Resolve a bibliography",
-             openapi_extra={"requestBody": _RESOLVE_BODY},
-             responses={413: {"model": m.Problem, "description": (
-                 f"More than {sr.MAX_BYTES:,} bytes or {sr.MAX_ENTRIES:,} entries.")},
-                        422: {"model": m.Problem, "description": "Empty, binary or unreadable input."},
-                        503: {"model": m.Problem, "description": "No search index yet."},
-                        200: {"content": {"application/x-bibtex": {"schema": {"type": "string"}}}}})
-async def resolve(request: Request, fmt: Annotated[Literal["json", "bib"], Query(alias="format", description=(
-        "`json` (default): the report; `bib`: only the cleaned bibliography."))] = "json") -> Response:
-    """Each entry of a bibliography (BibTeX, or reference-list lines) matched to the library: the
-    paper with a confidence and why (title similarity, authors, year, venue), or `ambiguous` with
-    its candidates, or `not_found`; entries citing one paper under two keys; and the cleaned
-    bibliography, each matched entry rewritten as the published version with its key kept.
-    Malformed entries are reported one by one (`status: error`) and the rest resolved. At most
-    2,000,000 bytes and 2,000 entries (413 beyond)."""
-    text = resolve_text(request, await read_body(request, sr.MAX_BYTES))
-    h = home(request)
-    report = await anyio.to_thread.run_sync(sr.resolve, h, text)
-    if fmt == "bib":
-        return Response(report["bibtex"], media_type=exports.MEDIA_TYPES["bib"],
-                        headers={"cache-control": "no-store",
-                                 "content-disposition": 'attachment; filename="resolved.bib"'})
-    return Response(orjson.dumps(report), media_type="application/json",
-                    headers={"cache-control": "no-store"})
-
-
 @router.get("", response_model=m.ApiIndex, tags=["meta"], summary="The API's entry points")
 async def index(request: Request) -> Response:
     """Where things are: the OpenAPI document, its reference page and the endpoints."""
@@ -482,39 +355,11 @@ async def index(request: Request) -> Response:
                           "endpoints": {k: API_ROOT + v for k, v in eps.items()}})
 
 
-def openapi_document(app: Any) -> dict[str, Any]:
-    """FastAPI's OpenAPI document, with error responses declared as application/problem+json (FastAPI
-    files every declared model under application/json). Cached on the app like FastAPI's own."""
-    if app.openapi_schema:
-        return app.openapi_schema
-    from fastapi.openapi.utils import get_openapi
-
-    doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes,
-                      tags=[{"name": t, "description": d} for t, d in TAGS.items()])
-    doc["info"]["license"] = {"name": "MIT"}
-    for ops in doc["paths"].values():
-        for op in ops.values():
-            for code, resp in op.get("responses", {}).items():
-                content = resp.get("content") or {}
-                if code.isdigit() and int(code) >= 300 and "application/json" in content:
-                    content.pop(PROBLEM_MEDIA_TYPE, None)
-                    resp["content"] = {PROBLEM_MEDIA_TYPE: content.pop("application/json"), **content}
-    app.openapi_schema = doc
-    return doc
-
-
-TAGS = {"lists": "Reading lists behind a private link: papers, notes, seen marks, import and export; "
-                 "a read-only share link per list.",
-        "search": "Full-text search with the site's query language; exports and feeds of any search.",
-        "papers": "Papers by id or external id (DOI, arXiv, OpenReview, ACL Anthology).",
-        "conferences": "Venues, their years, and each conference-year's complete list.",
-        "authors": "Authors by key.", "corpus": "What the library holds and where it came from.",
-        "topics": "Research topics: statistics per topic, venue and year, and each topic's papers.",
-        "resolve": "Bibliographies: each entry matched to its paper and rewritten as the published version.",
-        "meta": "The API itself."}
-
+from .api_doc import openapi_document  # noqa: E402
 from .api_lists import router as _lists_router  # noqa: E402 - its routes join the API's
+from .api_resolve import router as _resolve_router  # noqa: E402
 
+router.include_router(_resolve_router)
 router.include_router(_lists_router)
 
 __all__ = ["openapi_document", "router"]

@@ -23,12 +23,12 @@ from starlette.responses import Response, StreamingResponse
 from .. import exports
 from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
 from ..lists import limits
-from ..service import Home
 from ..service import list_import as li
 from ..service import lists as sl
 from ..service.errors import N_, BadRequest
 from ..service.paths import paper_path
 from . import api_models as m
+from .incoming import home, read_limited
 
 router = APIRouter(tags=["lists"])          # included in web/api.py's router, under its /api/v1
 T = TypeVar("T")
@@ -67,10 +67,6 @@ class NoteBody(BaseModel):
 class SettingsBody(BaseModel):
     hide_seen: bool
 
-
-def home(request: Request) -> Home:
-    h: Home = request.app.state.home
-    return h
 
 
 def private(request: Request, data: Any, status: int = 200) -> Response:
@@ -199,15 +195,11 @@ _IMPORT_BODY = {"requestBody": {"required": True, "content": {"text/plain": {"sc
 
 
 async def read_body(request: Request, limit: int) -> str:
-    size = 0
-    parts: list[bytes] = []
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BadRequest(N_("This file is too large."), f"at most {limit:,} bytes")
-        parts.append(chunk)
+    body = await read_limited(request, limit)
+    if body is None:
+        raise BadRequest(N_("This file is too large."), f"at most {limit:,} bytes")
     try:
-        return b"".join(parts).decode("utf-8-sig")
+        return body.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise BadRequest(N_("This file is not UTF-8 text."), str(e)[:100]) from e
 
