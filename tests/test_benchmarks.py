@@ -309,7 +309,7 @@ def test_distinct_bench(bench_home: Path) -> None:
         pytest.skip("wrk is not installed (apt-get install wrk)")
     out = json.loads(run_bench("distinct_bench.py", "--home", bench_home, "--seconds", "1",
                                "--connections", "2", "--workers", "1", "--mixes", "vocab", "titles",
-                               "--no-nocache", "--json"))
+                               "--no-nocache", "--warmup", "1", "--json"))
     got = {(r["mix"], r["server"]): r for r in out["rows"]}
     sides = ("ours", "bare", "bare-full")
     assert set(got) == {(m, s) for m in ("vocab", "titles") for s in sides}, got.keys()
