@@ -126,6 +126,11 @@ def current_generation(root: Path) -> str | None:
     return generations.current_generation(root, INFO_FILE)
 
 
+def is_partial(info: dict[str, Any]) -> bool:
+    """Whether a generation (its info.json) is a step of a job still embedding (``publish``)."""
+    return bool(info.get("partial"))
+
+
 def evidence_generation(root: Path) -> str | None:
     """The live generation when it is a complete one (not a step of a job still embedding): what
     topics take as evidence. A step would make topics and the index be rebuilt at every restart
@@ -134,10 +139,10 @@ def evidence_generation(root: Path) -> str | None:
     if name is None:
         return None
     try:
-        partial = bool(orjson.loads((root / name / INFO_FILE).read_bytes()).get("partial"))
-    except (OSError, orjson.JSONDecodeError, AttributeError):
+        info = orjson.loads((root / name / INFO_FILE).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
         return None
-    return None if partial else name
+    return None if not isinstance(info, dict) or is_partial(info) else name
 
 
 @dataclass(slots=True)

@@ -40,11 +40,12 @@ class AssignReport:
 
 def _vectors(home: Path) -> Any | None:
     from ..index.vectorindex import VectorIndex
+    from ..index.vectors import is_partial
 
     try:
         vi = VectorIndex.open(home)
         g = vi.current() if vi is not None else None        # one generation for the whole assignment
-        return None if g is None or g.info.get("partial") else g
+        return None if g is None or is_partial(g.info) else g
     except Exception:  # noqa: BLE001 - unreadable vectors: assign from words alone
         return None
 

@@ -68,7 +68,6 @@ class SettingsBody(BaseModel):
     hide_seen: bool
 
 
-
 def private(request: Request, data: Any, status: int = 200) -> Response:
     """A list's JSON: never stored by a cache (no ETag either: nothing to revalidate)."""
     return Response(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS), status_code=status,

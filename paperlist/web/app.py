@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,50 +86,35 @@ POST /resolve, which matches a bibliography to the library and stores nothing); 
 (`/lists`, `/shared`) are the one state, changed with POST, PUT and DELETE behind a private link."""
 
 
-def _warm_semantic(searcher: SearchBackend | None) -> None:
-    """Load the paper vectors and the query model in the background when vectors exist, so the
-    first search by meaning does not wait for torch (seconds)."""
-    sem = searcher.semantic if searcher is not None else None
-    if sem is None or sem.unavailable() is not None:
-        return
-
-    def warm() -> None:
+def _in_background(what: str, work: Callable[[], object]) -> None:
+    """Run a warm-up on a thread of its own; a failure is logged (the first request that needs
+    the thing loads it again and says what is wrong)."""
+    def run() -> None:
         try:
-            sem.warm()
-        except Exception as e:  # noqa: BLE001 - the first semantic query will say what is wrong
-            log.warning("semantic search warm-up failed: %s", e)
+            work()
+        except Exception as e:  # noqa: BLE001 - logged; the request path reports it properly
+            log.warning("%s warm-up failed: %s", what, e)
 
-    threading.Thread(target=warm, name="semantic-warm", daemon=True).start()
-
-
-def _warm_search(searcher: SearchBackend | None) -> None:
-    """Load the spelling vocabulary in the background (search/engine.py ``warm``): else each
-    worker's first query with a rare word waits ~0.4 s for it, and so do the requests behind it."""
-    if searcher is None:
-        return
-
-    def warm() -> None:
-        try:
-            searcher.warm()
-        except Exception as e:  # noqa: BLE001 - the first search loads it and says what is wrong
-            log.warning("search warm-up failed: %s", e)
-
-    threading.Thread(target=warm, name="search-warm", daemon=True).start()
+    threading.Thread(target=run, name=f"{what.replace(' ', '-')}-warm", daemon=True).start()
 
 
-def _warm_pages(home: Home) -> None:
-    """Compute the corpus-wide figures of the home and topics pages in the background, so that the
-    first visitor after a start does not wait for them (1-3 s of SQL on the full corpus)."""
-
-    def warm() -> None:
-        try:
+def _warm(home: Home, pages: bool) -> None:
+    """What the first requests after a start would otherwise wait for, loaded in the background:
+    the spelling vocabulary (a worker's first query with a rare word waited ~0.4 s for it, and so
+    did the requests behind it), the paper vectors and query model when vectors exist (seconds of
+    torch), and the corpus-wide figures of the home and topics pages (1-3 s of SQL)."""
+    searcher = home.searcher
+    if searcher is not None:
+        _in_background("search", searcher.warm)
+        sem = searcher.semantic
+        if sem is not None and sem.unavailable() is None:
+            _in_background("semantic search", sem.warm)
+    if pages:
+        def figures() -> None:
             ctx = Ctx(home, "en")
             build_home(ctx)
             build_topics(ctx)
-        except Exception as e:  # noqa: BLE001 - the first request computes them and says what is wrong
-            log.warning("page warm-up failed: %s", e)
-
-    threading.Thread(target=warm, name="pages-warm", daemon=True).start()
+        _in_background("page", figures)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -160,10 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.router.redirect_slashes = False
     app.state.settings = settings
     app.state.home = home
-    _warm_search(home.searcher)
-    _warm_semantic(home.searcher)
-    if settings.warm_pages:
-        _warm_pages(home)
+    _warm(home, pages=settings.warm_pages)
     app.state.search_cache = ResponseCache(max_entries=settings.search_cache)
     return app
 
