@@ -153,3 +153,25 @@ def latex_accents(s: str) -> str:
     if "\\" not in s:
         return s
     return _ACCENT.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), s)
+
+
+# Simplified + traditional pairs for the characters of the Chinese glossary (search.glossary) and
+# a few common function words: enough to fold traditional input onto its simplified keys.
+_PAIRS = (
+    "与與专專个個临臨为為么麼义義乐樂习習于於云雲价價优優会會传傳伦倫伪偽侦偵体體关關冲衝决決准準击擊"
+    "划劃别別务務动動励勵势勢区區医醫协協单單卖賣历歷压壓参參双雙发發变變叶葉号號后後启啟员員响響图圖"
+    "场場声聲处處复復奖獎学學实實对對导導尔爾层層库庫应應开開异異张張强強归歸征徵径徑忆憶态態户戶扩擴"
+    "护護报報拟擬择擇损損换換据據敛斂数數断斷无無时時显顯机機杂雜权權极極构構标標树樹样樣检檢气氣汇匯"
+    "泼潑测測溅濺满滿滤濾潜潛灵靈灾災点點状狀狱獄环環现現电電疗療监監码碼础礎确確离離种種积積签簽类類"
+    "红紅约約级級纳納线線练練组組细細终終经經结結络絡统統绪緒续續维維综綜编編缩縮网網联聯脉脈脑腦脸臉"
+    "节節荐薦药藥虚虛补補见見规規视視觉覺计計认認训訓记記论論设設证證评評识識词詞译譯试試话話语語误誤"
+    "说說读讀调調谣謠谱譜贝貝质質资資赌賭踪蹤车車轨軌转轉轮輪轻輕辆輛辐輻辑輯输輸达達迁遷过過运運连連"
+    "迹跡适適选選递遞逻邏遗遺采採释釋链鏈长長门門问問间間阅閱队隊阵陣阶階随隨隐隱难難雾霧预預领領频頻"
+    "风風馈饋馏餾马馬驶駛驾駕验驗鲁魯鸟鳥齐齊们們这這来來里裡台臺几幾着著误誤侧側"
+)
+_TO_SIMPLIFIED = {_PAIRS[i + 1]: _PAIRS[i] for i in range(0, len(_PAIRS), 2)}
+
+
+def to_simplified_chinese(text: str) -> str:
+    """Traditional characters folded to simplified ones (those the glossary uses: 擴散 -> 扩散)."""
+    return "".join(_TO_SIMPLIFIED.get(c, c) for c in text)

@@ -46,7 +46,8 @@ def test_translation(q: str, want: str) -> None:
 def test_unknown_chinese_is_reported_not_searched() -> None:
     t = translate("某某某 扩散模型")
     assert t.query == "diffusion model" and t.unknown == ["某某某"]
-    assert t.to_dict("某某某 扩散模型")["terms"] == [{"zh": "扩散模型", "en": "diffusion model"}]
+    assert t.to_dict("某某某 扩散模型")["terms"] == [
+        {"zh": "扩散模型", "en": "diffusion model", "learned": False, "summaries": 0}]
     assert not translate("plain english").changed
 
 

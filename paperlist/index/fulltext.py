@@ -24,12 +24,12 @@ from .. import versions
 from ..models import ACCEPTED_STATUSES, REJECTED_STATUSES
 from ..store import IndexDoc, Store
 from ..text import title_key
-from . import analyzers, generations, mentions
+from . import analyzers, bridge, generations, mentions
 from .prior import prior
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
 PRIOR_INDEXED_SINCE = 13      # generations from this version index ``prior`` (tiers.important_papers)
-INDEX_VERSION = 14             # 14: -alize words kept apart (analyzers.protect); 13: versions, importance
+INDEX_VERSION = 15             # 15: the Chinese bridge; 14: -alize words kept apart (analyzers.protect)
 INFO_FILE = "paperlist.json"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
@@ -205,6 +205,7 @@ def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int]
     works = work_links(store)
     named = mentions.novelty(((pid, year, title, abstract) for pid, _v, year, title, abstract
                               in store.iter_embed_items()), path / "mentions")
+    bridge.write(store.iter_summaries_zh(), path / bridge.DIR)
     index = tantivy.Index(schema(), path=str(path), reuse=False)
     analyzers.register(index)
     writer = index.writer(heap_mb * 1_000_000, min(2, os.cpu_count() or 1))

@@ -8,7 +8,6 @@ build deletes them.
 
 from __future__ import annotations
 
-import html
 import os
 import threading
 import time
@@ -17,18 +16,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import orjson
 import tantivy
 from tantivy import Occur, Query
 
 from ..index import fulltext
+from ..index.bridge import DIR as BRIDGE_DIR
+from ..index.bridge import Bridge
 from . import glossary, paging, semantic
+from . import hits as stored
 from .facets import count_facets
 from .filters import filter_queries, secondary_versions
-from .highlight import Highlighter
 from .model import (
     MAX_WINDOW,
-    Hit,
     Interpreted,
     InterpretedClause,
     SearchRequest,
@@ -39,6 +38,7 @@ from .paging import Plan
 from .query import Filters, ParsedQuery, parse
 from .rank import TextQuery, TextQueryBuilder
 from .request import check_request, merge_filters, request_filters
+from .seeds import seed_ids, seeded_ranking
 from .similar import distinctive_terms
 from .spare import SpareCore
 from .suggest import Suggester
@@ -59,6 +59,11 @@ class _Generation:
     venues: frozenset[str]
     suggester: Suggester
     secondary: tantivy.Query | None        # the versions that unfiltered searches leave out
+    bridge: Bridge                         # Chinese words the glossary lacks, from summaries
+
+    def warm(self) -> None:
+        self.suggester.warm()
+        self.bridge.load()
 
 
 class Searcher:
@@ -89,11 +94,10 @@ class Searcher:
     def warm(self) -> None:
         """Load what the first misspelled or unfinished query would otherwise load (the spelling
         vocabulary and the completions of short prefixes: ~0.4 s on the full corpus, which a
-        server's first titles with a rare word waited for), and from now on load it for each new
-        generation as soon as it is switched in (in the background)."""
+        server's first titles with a rare word waited for; the Chinese bridge), and from now on
+        load it for each new generation as soon as it is switched in (in the background)."""
         self._keep_warm = True
-        gen = self._generation()
-        gen.suggester.warm()
+        self._generation().warm()
 
     def _workers(self) -> ThreadPoolExecutor:
         """The thread that ranks a page while the calling thread counts facets (made per process:
@@ -127,7 +131,7 @@ class Searcher:
             self._gen = self._open(name)
             self._stamp = stamp
             if self._keep_warm:
-                threading.Thread(target=self._gen.suggester.warm, name="suggest-warm", daemon=True).start()
+                threading.Thread(target=self._gen.warm, name="search-warm", daemon=True).start()
             return True
 
     def _open(self, name: str) -> _Generation:
@@ -142,7 +146,8 @@ class Searcher:
                                    completer=suggester.completions,
                                    important=important_papers(index.schema)
                                    if version >= fulltext.PRIOR_INDEXED_SINCE else None)
-        return _Generation(name, index, searcher, builder, keys, suggester, secondary_versions(index.schema))
+        return _Generation(name, index, searcher, builder, keys, suggester, secondary_versions(index.schema),
+                           Bridge(self.root / name / BRIDGE_DIR))
 
     def _generation(self) -> _Generation:
         self.reload()
@@ -157,19 +162,22 @@ class Searcher:
         t0 = time.perf_counter()
         check_request(req)
         gen = self._generation()
-        tr = glossary.translate(req.q)
+        tr = glossary.translate(req.q, lambda zh: gen.bridge.learn(zh, glossary.containing))
         plan = self._plan(gen, req, tr.query)
         mode, mode_note = self._mode(req, plan)
         fused = self._fuse(gen, plan, mode, auto=req.mode == "auto") if mode != "keyword" else None
         if fused is None:
             mode = "keyword"
+        untranslated = bool(tr.unknown) and not plan.pq.has_text
+        if untranslated:
+            fused, mode = self._untranslated(gen, plan, tr, req.mode != "keyword")
         offset = (req.page - 1) * req.per_page
-        browse = not plan.pq.has_text
+        browse = not plan.pq.has_text and not untranslated
         by_year = req.sort in ("newest", "oldest")
         while True:
             if by_year or not self.parallel or not self.spare.acquire():
                 counts, addrs = paging.counted_page(gen.searcher, gen.index.schema, plan, req, browse, offset)
-                hits = _hits(gen.searcher, plan, addrs, req.snippets)
+                hits = stored.hits(gen.searcher, plan, addrs, req.snippets)
             else:
                 # A core is idle and no other search of this process has it: it ranks the page
                 # and makes its hits (stored documents, snippets) while this thread counts the
@@ -178,7 +186,7 @@ class Searcher:
                 # every core is busy, and the handover would only cost (spare.py).
                 try:
                     todo = paging.steps(plan, req.sort, browse, offset, req.per_page)
-                    pending = self._workers().submit(_page_hits, gen.searcher, plan, todo, req.snippets)
+                    pending = self._workers().submit(stored.page_hits, gen.searcher, plan, todo, req.snippets)
                     counts = count_facets(gen.searcher, plan, req, total=True)
                     hits = pending.result()
                 finally:
@@ -221,7 +229,7 @@ class Searcher:
             return []
         limit = min(max(1, limit), MAX_WINDOW)
         hits = paging.run(gen.searcher, paging.steps(plan, "relevance", False, 0, limit, tier=True))
-        return [(_doc(gen.searcher, a)["id"], float(sc)) for sc, a in hits]
+        return [(stored.doc(gen.searcher, a)["id"], float(sc)) for sc, a in hits]
 
     def more_like(self, title: str, keywords: list[str], abstract: str | None, limit: int = 10,
                   exclude: tuple[str, ...] = ()) -> list[tuple[str, float]]:
@@ -237,9 +245,31 @@ class Searcher:
                                  for t, w in terms])
         # a few extra so that papers tied at the cut are chosen by id, not by segment order
         res = gen.searcher.search(q, limit + len(exclude) + 10, count=False)
-        out = sorted(((_doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits),
+        out = sorted(((stored.doc(gen.searcher, a)["id"], float(sc)) for sc, a in res.hits),
                      key=lambda x: (-round(x[1], 4), x[0]))
         return [(pid, sc) for pid, sc in out if pid not in exclude][:limit]
+
+    def _untranslated(self, gen: _Generation, plan: Plan, tr: glossary.Translation,
+                      vectors: bool) -> tuple[list[tuple[str, float]] | None, str]:
+        """A query of only Chinese that nobody translated: the papers whose Chinese summary has it
+        and their neighbours (search.seeds), else nothing (not every paper: nothing was asked
+        for that could be searched). The plan's text query becomes that list."""
+        seeds = seed_ids(gen.bridge, tr.unknown)
+        fused, by_vectors = (seeded_ranking(seeds, self.semantic if vectors else None,
+                                            lambda ids: self._more_like_papers(gen, ids))
+                             if seeds else ([], False))
+        tr.seeded = len(seeds)
+        ids = semantic.ids_query(gen.index.schema, fused) if fused else tantivy.Query.boolean_query([])
+        plan.text = replace(plan.text, query=ids, match=ids, mode="all", tiering=None)
+        return fused, "semantic" if by_vectors else "keyword"
+
+    def _more_like_papers(self, gen: _Generation, ids: list[str],
+                          limit: int = 200) -> list[tuple[str, float]]:
+        """Papers sharing the distinctive words of these papers' titles and abstracts (a few)."""
+        found = gen.searcher.search(semantic.ids_query(gen.index.schema, [(p, 1.0) for p in ids[:5]]), 5)
+        docs = [stored.doc(gen.searcher, a) for _, a in found.hits]
+        return self.more_like(" ".join(d.get("title_plain") or "" for d in docs), [],
+                              " ".join(d.get("abstract") or "" for d in docs), limit, exclude=tuple(ids))
 
     def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> Plan:
         pq = parse(req.q if q is None else q, gen.venues)
@@ -305,7 +335,7 @@ class Searcher:
         def top(text: Any) -> tuple[list[tuple[str, float]], str]:
             res = gen.searcher.search(Plan(plan.pq, plan.filters, text, plan.dims).query(),
                                       semantic.KEYWORD_K, weight_by_field="prior")
-            docs = [(_doc(gen.searcher, a), float(sc)) for sc, a in res.hits]
+            docs = [(stored.doc(gen.searcher, a), float(sc)) for sc, a in res.hits]
             return [(d["id"], sc) for d, sc in docs], str(docs[0][0].get("title") or "") if docs else ""
 
         every = top(plan.text)
@@ -348,35 +378,3 @@ def _next_mode(t: TextQuery) -> str | None:
     if t.mode in ("all", "most") and t.clauses >= 2:
         return "any"
     return None
-
-
-def _page_hits(s: tantivy.Searcher, plan: Plan, todo: list[paging.Step], snippets: bool) -> list[Hit]:
-    return _hits(s, plan, paging.run(s, todo), snippets)
-
-
-def _hits(s: tantivy.Searcher, plan: Plan, addrs: list[tuple[Any, tantivy.DocAddress]],
-          snippets: bool) -> list[Hit]:
-    """The page's hits: stored documents, with the query's words marked when ``snippets``."""
-    hl = Highlighter(plan.text.stems, plan.text.fuzzy, plan.text.prefixes) if snippets else None
-    out = []
-    for score, addr in addrs:
-        d = _doc(s, addr)
-        plain = d["title_plain"]
-        out.append(Hit(
-            id=d["id"], title=d["title"], title_html=hl.title(plain) if hl else _escape(plain),
-            authors=d["authors"], author_keys=d["author_keys"], venue=d["venue"],
-            venue_short=fulltext.venue_label(d["venue"]), year=d["year"], status=d["status"],
-            accepted=d["accepted"], track=d["track"], citations=d["citations"],
-            abstract_html=hl.snippet(d["abstract"] or "") if hl else "",
-            score=float(score) if isinstance(score, float) else 0.0, rating=d.get("rating"),
-            versions=d.get("versions") or []))
-    return out
-
-
-def _doc(s: tantivy.Searcher, addr: tantivy.DocAddress) -> dict[str, Any]:
-    blob = s.doc(addr).get_first("doc")
-    return orjson.loads(blob) if blob else {}
-
-
-def _escape(text: str) -> str:
-    return html.escape(text, quote=True)

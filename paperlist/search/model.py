@@ -106,12 +106,16 @@ class InterpretedFilters(TypedDict, total=False):
 class TranslatedTerm(TypedDict):
     zh: str
     en: str
+    learned: bool               # guessed from papers' Chinese summaries, not a glossary entry
+    summaries: int              # how many summaries have the Chinese (0 for a glossary entry)
 
 
-# A Chinese query translated to English: as typed ("from"), as searched ("to"), the glossary terms
-# used, and the Chinese no entry covered. ("from" is a keyword: the functional form.)
+# A Chinese query translated to English: as typed ("from"), as searched ("to"), the terms used
+# (glossary entries and words learned from summaries), the Chinese neither covered, and how many
+# papers whose summary has that Chinese led the results when nothing else was left to search.
+# ("from" is a keyword: the functional form.)
 Translated = TypedDict("Translated", {"from": str, "to": str, "terms": list[TranslatedTerm],
-                                      "unknown": list[str]})
+                                      "unknown": list[str], "seeded": int})
 
 
 class SemanticUse(TypedDict):

@@ -207,6 +207,20 @@ class SemanticRanker:
         vi = self.vectors()
         return {} if vi is None or not ids else vi.scores(self.encode(text), ids)
 
+    def near(self, ids: list[str], limit: int = VECTOR_K) -> list[tuple[str, float]] | None:
+        """The papers nearest the mean of these papers' vectors (they are among them), best first;
+        None without vectors or when none of them has one."""
+        vi = self.vectors()
+        g = vi.current() if vi is not None else None
+        vecs = [v for v in (g.vector(pid) for pid in ids) if v is not None] if g is not None else []
+        if g is None or not vecs:
+            return None
+        import numpy as np
+
+        c = np.mean(np.asarray(vecs, dtype=np.float32), axis=0)
+        norm = float(np.linalg.norm(c))
+        return g.search(c / norm, limit) if norm > 0 else None
+
     def similar(self, paper_id: str, limit: int = 10) -> list[tuple[str, float]] | None:
         """Nearest papers to a paper's vector; None when the paper has no vector."""
         vi = self.vectors()

@@ -36,6 +36,15 @@ class TopicsMixin(StoreBase):
             "SELECT id, venue, year, coalesce(title_plain, title), coalesce(abstract_plain, abstract)"
             " FROM papers ORDER BY id")
 
+    def iter_summaries_zh(self) -> Iterator[tuple[str, str, str]]:
+        """(id, Chinese summary, the paper's English text: title, TL;DR, abstract) of every paper a
+        source gives a Chinese summary, by id (index.bridge learns words from them)."""
+        for pid, zh, title, tldr, abstract in self.db.execute(
+                "SELECT id, summary_zh, coalesce(title_plain, title), coalesce(tldr, ''),"
+                " coalesce(abstract_plain, abstract, '') FROM papers"
+                " WHERE summary_zh IS NOT NULL AND summary_zh <> '' ORDER BY id"):
+            yield pid, zh, f"{title}\n{tldr}\n{abstract}"
+
     def iter_topic_docs(self, start: str = "", end: str | None = None) -> Iterator[TopicDoc]:
         """Every paper with its keywords, by id (two ordered scans merged, not a query per paper);
         only ids in [start, end) when given (workers take a range each)."""

@@ -103,6 +103,10 @@ class InterpretedFilters(Model):
 class TranslatedTerm(Model):
     zh: str = Field(description="The Chinese as typed.")
     en: str = Field(description="The English searched for it.")
+    learned: bool = Field(description="A guess learned from papers' Chinese summaries (the glossary "
+                                      "lacks the word), not a glossary entry.")
+    summaries: int = Field(description="How many papers' Chinese summaries have the word (0 for a "
+                                       "glossary entry).")
 
 
 class Translated(Model):
@@ -110,8 +114,11 @@ class Translated(Model):
 
     from_: str = Field(alias="from", description="The query as typed.")
     to: str = Field(description="The query as searched.")
-    terms: list[TranslatedTerm] = Field(description="The glossary terms used.")
-    unknown: list[str] = Field(description="Chinese no glossary entry covers (not searched).")
+    terms: list[TranslatedTerm] = Field(description="The terms used: glossary entries and learned words.")
+    unknown: list[str] = Field(description="Chinese that neither the glossary nor the summaries cover "
+                                           "(not searched).")
+    seeded: int = Field(description="When only such Chinese was typed: how many papers whose Chinese "
+                                    "summary has it lead the results, followed by the papers nearest them.")
 
 
 class SemanticUse(Model):

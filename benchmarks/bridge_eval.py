@@ -1,0 +1,157 @@
+"""How well does the Chinese bridge (``paperlist.index.bridge``) stand in for the glossary?
+
+The bridge guesses the English of a Chinese word the glossary lacks from the papers with a
+Chinese summary. The glossary's own entries are the test: the bridge never reads the glossary,
+so every entry is a word it has not been told. Two measures, on the bridge of the live index
+generation of ``--home``:
+
+1. **Entries recovered.** For each glossary entry of two or more characters with an English
+   translation, the bridge's guess as a search makes it (``Bridge.learn``: the word, else its
+   parts) against the entry, compared as ``en`` stems (the index's stemmer, stop words and
+   hyphens ignored): *same* (the same stems), *overlap* (a stem in common, or a shared
+   five-letter start: "molecular" for "molecule"), *other* (neither), *no guess* (too little
+   evidence). How many entries fewer than ``bridge.MIN_PAPERS`` summaries have is said too.
+2. **Searches with the glossary hidden.** The Chinese topic queries of ``topical/queries.tsv``,
+   judged in ``topical/judgments.tsv``, searched three ways in one run: as the glossary
+   translates them (the site today), with every glossary term replaced by the bridge's guess for
+   it (as if the glossary lacked them all), and with those terms dropped (no bridge: the query
+   keeps only what is not Chinese). nDCG@10 as in ``topical_eval.py``, unjudged papers counting 0
+   and counted.
+
+    .venv/bin/python benchmarks/bridge_eval.py --home /tmp/h18 [--verbose] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from topical_eval import HERE, ndcg, read_tsv, run_ours  # noqa: E402
+
+from paperlist.index import analyzers, bridge, fulltext  # noqa: E402
+from paperlist.search import Searcher, glossary  # noqa: E402
+
+
+def stems(text: str) -> set[str]:
+    return {t for t in analyzers.en_tokens(text.replace("-", " ")) if t not in analyzers.STOP_WORDS}
+
+
+def verdict(guess: str | None, truth: str) -> str:
+    """same: the same stems, hyphens aside (pre-trained = pretrained); overlap: a stem in common,
+    or two stems that share their first five letters (molecular ~ molecule)."""
+    if guess is None:
+        return "no guess"
+    g, t = stems(guess), stems(truth)
+    if g == t or "".join(analyzers.en_tokens(guess.replace("-", ""))) == "".join(
+            analyzers.en_tokens(truth.replace("-", ""))):
+        return "same"
+    if g & t or any(len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5] for a in g for b in t):
+        return "overlap"
+    return "other"
+
+
+def entries(b: bridge.Bridge) -> tuple[Counter[str], list[tuple[str, str, str | None, str]], float]:
+    """Each glossary entry's verdict, guessed as a search guesses it (``Bridge.learn``: the word,
+    else its parts); "rare" counts the entries fewer than MIN_PAPERS summaries have (their guess,
+    if any, comes from parts). The median time of a guess, uncached (ms)."""
+    counts: Counter[str] = Counter()
+    rows = []
+    times = []
+    for zh, en in glossary.glossary().items():
+        if len(zh) < bridge.MIN_CHARS or not en or not glossary.has_chinese(zh):
+            continue
+        counts["rare"] += len(b.papers_with(zh, glossary.containing(zh))) < bridge.MIN_PAPERS
+        b.guess.cache_clear()
+        t0 = time.perf_counter()
+        g = b.learn(zh, glossary.containing)
+        times.append((time.perf_counter() - t0) * 1000)
+        v = verdict(g[0] if g else None, en)
+        counts[v] += 1
+        rows.append((zh, en, g[0] if g else None, v))
+    times.sort()
+    return counts, rows, times[len(times) // 2] if times else 0.0
+
+
+def hidden(q: str, b: bridge.Bridge) -> tuple[str, str]:
+    """The query with its glossary terms replaced by the bridge's guesses, and with them dropped."""
+    tr = glossary.translate(q)
+    guessed, dropped = tr.query, tr.query
+    for zh, en, _ in tr.terms:
+        g = b.learn(zh, glossary.containing)
+        guessed = guessed.replace(en, g[0] if g else "", 1)
+        dropped = dropped.replace(en, "", 1)
+    return " ".join(guessed.split()), " ".join(dropped.split())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--home", type=Path, default=Path("data"))
+    ap.add_argument("--verbose", action="store_true", help="list every entry and query")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    root = fulltext.index_root(args.home)
+    gen = fulltext.current_generation(root)
+    if gen is None:
+        sys.exit(f"no index in {args.home} (run 'paperlist index')")
+    b = bridge.Bridge(root / gen / bridge.DIR)
+    if not b.load():
+        sys.exit(f"generation {gen} has no Chinese bridge (built before it existed: run 'paperlist index')")
+    counts, rows, ms = entries(b)
+    guessable = sum(v for k, v in counts.items() if k != "rare")
+
+    searcher = Searcher(args.home)
+    grades: dict[str, dict[str, int]] = {}
+    for j in read_tsv(HERE / "judgments.tsv"):
+        grades.setdefault(j["qid"], {})[j["paper_id"]] = int(j["grade"])
+    queries = [q for q in read_tsv(HERE / "queries.tsv") if q["lang"] == "zh"]
+    per_query: list[dict[str, Any]] = []
+    for q in queries:
+        g = grades.get(q["qid"], {})
+        guessed, dropped = hidden(q["query"], b)
+        row: dict[str, Any] = {"qid": q["qid"], "query": q["query"], "guessed": guessed,
+                                  "dropped": dropped}
+        for name, text in (("glossary", q["query"]), ("bridge", guessed), ("dropped", dropped)):
+            ids = run_ours(searcher, text, mode="keyword") if text.strip() else []
+            row[name] = ndcg(ids, g)
+            row[name + "_unjudged"] = sum(p not in g for p in ids)
+        per_query.append(row)
+
+    def mean(k: str) -> float:
+        return sum(float(r[k]) for r in per_query) / len(per_query)
+
+    out: dict[str, Any] = {"generation": gen, "summaries": len(b.ids), "entries": dict(counts),
+                           "guessable": guessable,
+           "guess_ms_p50": round(ms, 2),
+           "queries": len(per_query),
+           "ndcg": {k: round(mean(k), 3) for k in ("glossary", "bridge", "dropped")},
+           "unjudged": {k: sum(int(r[k + "_unjudged"]) for r in per_query)
+                        for k in ("glossary", "bridge", "dropped")}}
+    if args.json:
+        print(orjson.dumps({**out, "rows": rows, "per_query": per_query}).decode())
+        return
+    print(f"bridge of {gen}: {out['summaries']:,} Chinese summaries; a guess takes {ms:.1f} ms (median)")
+    print(f"glossary entries: {guessable} ({counts['rare']} in fewer than {bridge.MIN_PAPERS} summaries)")
+    for k in ("same", "overlap", "other", "no guess"):
+        print(f"  {k:9s} {counts[k]:4d}  {counts[k] / max(guessable, 1):6.1%}")
+    print(f"Chinese topic queries ({len(per_query)}), nDCG@10 (unjudged in the top 10s):")
+    for k in ("glossary", "bridge", "dropped"):
+        print(f"  {k:9s} {out['ndcg'][k]:.3f}  ({out['unjudged'][k]})")
+    if args.verbose:
+        for zh, en, guess, v in rows:
+            print(f"  {v:9s} {zh}\t{en}\t{guess}")
+        for r in per_query:
+            print(f"  {r['qid']} {r['query']}: bridge '{r['guessed']}' {r['bridge']:.3f}"
+                  f" vs glossary {r['glossary']:.3f}")
+
+
+if __name__ == "__main__":
+    main()
