@@ -104,7 +104,8 @@ def main() -> None:
         sys.exit(f"no index in {args.home} (run 'paperlist index')")
     b = bridge.Bridge(root / gen / bridge.DIR)
     if not b.load():
-        sys.exit(f"generation {gen} has no Chinese bridge (built before it existed: run 'paperlist index')")
+        sys.exit(f"generation {gen} has no Chinese bridge (no paper has a Chinese summary, or it was "
+                 f"built before bridges: run 'paperlist index')")
     counts, rows, ms = entries(b)
     guessable = sum(v for k, v in counts.items() if k != "rare")
 

@@ -396,3 +396,22 @@ def test_embed_load_bench(icra_home: Path) -> None:
         assert r["requests"] > 0 and r["non_2xx"] == 0 and 0 < r["p50_ms"] <= r["p99_ms"], r
     assert phases["alone"]["job_rate"] is None and phases["alone"]["share"] == 0
     assert 0 < phases["job+vectors"]["share"] <= 1, phases
+
+
+def test_bridge_eval(tmp_path: Path) -> None:
+    """The bridge against the hidden glossary, and the Chinese topic queries three ways, on a
+    home whose summaries teach one word (tests/test_bridge.py's records)."""
+    from tests.test_bridge import _records
+    from tests.webdata import build_store
+
+    build_store(tmp_path, extra=_records()).close()
+    out = json.loads(run_bench("bridge_eval.py", "--home", tmp_path, "--json"))
+    entries = out["entries"]
+    assert out["summaries"] == 23 and out["guessable"] == sum(v for k, v in entries.items() if k != "rare")
+    assert out["guessable"] == len(out["rows"]) > 400          # every glossary entry, guessed or not
+    assert {"same", "overlap", "other", "no guess"} >= {v for *_, v in out["rows"]}
+    assert out["queries"] == len(out["per_query"]) >= 20
+    assert out["ndcg"]["dropped"] <= out["ndcg"]["glossary"]
+    empty = tmp_path / "empty"
+    build_store(empty).close()       # the site's corpus: two summaries, no word to learn, still a bridge
+    assert json.loads(run_bench("bridge_eval.py", "--home", empty, "--json"))["summaries"] == 2

@@ -190,6 +190,14 @@ def test_the_site_shows_a_learned_word_as_a_guess_in_both_languages(bridge_home:
         assert api["interpreted"]["translated"]["seeded"] == 1
 
 
+def test_a_corpus_without_chinese_summaries_has_no_bridge(search_home: Path) -> None:
+    root = fulltext.index_root(search_home)
+    gen = fulltext.current_generation(root)
+    assert gen is not None and not (root / gen / bridge.DIR).exists()
+    res = Searcher(search_home).search(SearchRequest(q="重建"))
+    assert res.total == 0 and res.interpreted["translated"]["unknown"] == ["重建"]
+
+
 # --- on the real corpus -----------------------------------------------------------------------------
 def _stems(text: str) -> set[str]:
     return set(analyzers.en_tokens(text.replace("-", " "))) - analyzers.STOP_WORDS

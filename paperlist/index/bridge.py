@@ -93,6 +93,8 @@ def write(papers: Iterable[tuple[str, str, str]], path: Path) -> int:
                 df[t] = df.get(t, 0) + 1
             for t in acronyms:
                 as_acronym[t] = as_acronym.get(t, 0) + 1
+    if not lines:           # no paper has a Chinese summary: no bridge (Bridge.available is False)
+        return 0
     vocab = sorted(t for t, n in df.items() if n >= MIN_SHARED and n <= MAX_SHARE * len(docs))
     col = {t: i for i, t in enumerate(vocab)}
     indptr = [0]
