@@ -11,6 +11,8 @@ generation of ``--home``:
    hyphens ignored): *same* (the same stems), *overlap* (a stem in common, or a shared
    five-letter start: "molecular" for "molecule"), *other* (neither), *no guess* (too little
    evidence). How many entries fewer than ``bridge.MIN_PAPERS`` summaries have is said too.
+   The entries of the glossary's last section, picked from this script's ``--candidates``, are
+   left out: the bridge's own guesses helped choose them.
 2. **Searches with the glossary hidden.** The Chinese topic queries of ``topical/queries.tsv``,
    judged in ``topical/judgments.tsv``, searched three ways in one run: as the glossary
    translates them (the site today), with every glossary term replaced by the bridge's guess for
@@ -18,7 +20,12 @@ generation of ``--home``:
    keeps only what is not Chinese). nDCG@10 as in ``topical_eval.py``, unjudged papers counting 0
    and counted.
 
+With ``--candidates N`` it lists instead the N words (2 to 4 characters) that the most summaries
+have where no glossary entry covers them, each with the bridge's guess: the candidates for new
+glossary entries, to be checked by hand (most are general words: 性能, 框架).
+
     .venv/bin/python benchmarks/bridge_eval.py --home /tmp/h18 [--verbose] [--json]
+    .venv/bin/python benchmarks/bridge_eval.py --home /tmp/h18 --candidates 300
 """
 
 from __future__ import annotations
@@ -41,6 +48,9 @@ from paperlist.index import analyzers, bridge, fulltext  # noqa: E402
 from paperlist.search import Searcher, glossary  # noqa: E402
 
 
+CANDIDATES_SECTION = "# 常用子术语"
+
+
 def stems(text: str) -> set[str]:
     return {t for t in analyzers.en_tokens(text.replace("-", " ")) if t not in analyzers.STOP_WORDS}
 
@@ -59,6 +69,21 @@ def verdict(guess: str | None, truth: str) -> str:
     return "other"
 
 
+def blind_entries() -> dict[str, str]:
+    """The glossary entries written without the bridge's help: those after the section that
+    ``--candidates`` proposed (CANDIDATES_SECTION) were chosen from its guesses, so they would
+    flatter it."""
+    out: dict[str, str] = {}
+    text = (Path(glossary.__file__).parent / "glossary.tsv").read_text("utf-8")
+    for line in text.splitlines():
+        if line.startswith(CANDIDATES_SECTION):
+            break
+        if line.strip() and not line.startswith("#"):
+            zh, _, en = line.partition("\t")
+            out[glossary.to_simplified(zh.strip())] = en.strip()
+    return out
+
+
 def entries(b: bridge.Bridge) -> tuple[Counter[str], list[tuple[str, str, str | None, str]], float]:
     """Each glossary entry's verdict, guessed as a search guesses it (``Bridge.learn``: the word,
     else its parts); "rare" counts the entries fewer than MIN_PAPERS summaries have (their guess,
@@ -66,7 +91,7 @@ def entries(b: bridge.Bridge) -> tuple[Counter[str], list[tuple[str, str, str | 
     counts: Counter[str] = Counter()
     rows = []
     times = []
-    for zh, en in glossary.glossary().items():
+    for zh, en in blind_entries().items():
         if len(zh) < bridge.MIN_CHARS or not en or not glossary.has_chinese(zh):
             continue
         counts["rare"] += len(b.papers_with(zh, glossary.containing(zh))) < bridge.MIN_PAPERS
@@ -92,11 +117,32 @@ def hidden(q: str, b: bridge.Bridge) -> tuple[str, str]:
     return " ".join(guessed.split()), " ".join(dropped.split())
 
 
+def candidates(b: bridge.Bridge, n: int) -> list[tuple[str, int, str]]:
+    """The words no glossary entry covers that the most summaries have, with the bridge's guess."""
+    counts: Counter[str] = Counter()
+    for line in b.lines():
+        seen: set[str] = set()
+        for run in line.split(" "):
+            for piece in glossary.translate(run).unknown:
+                seen.update(piece[i:i + k] for k in (2, 3, 4) for i in range(len(piece) - k + 1))
+        counts.update(seen)
+    out = []
+    for zh, c in counts.most_common():
+        g = b.learn(zh, glossary.containing)
+        if g is not None:
+            out.append((zh, c, g[0]))
+            if len(out) == n:
+                break
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--home", type=Path, default=Path("data"))
     ap.add_argument("--verbose", action="store_true", help="list every entry and query")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--candidates", type=int, default=0, metavar="N",
+                    help="list N candidates for the glossary instead (see above)")
     args = ap.parse_args()
     root = fulltext.index_root(args.home)
     gen = fulltext.current_generation(root)
@@ -106,6 +152,10 @@ def main() -> None:
     if not b.load():
         sys.exit(f"generation {gen} has no Chinese bridge (no paper has a Chinese summary, or it was "
                  f"built before bridges: run 'paperlist index')")
+    if args.candidates:
+        for zh, c, en in candidates(b, args.candidates):
+            print(f"{zh}\t{c}\t{en}")
+        return
     counts, rows, ms = entries(b)
     guessable = sum(v for k, v in counts.items() if k != "rare")
 

@@ -28,7 +28,8 @@ def _pairs(rng: random.Random) -> list[tuple[str, str, str]]:
 
     def add(zh: str, en: str) -> None:
         words = " ".join(rng.sample(FILLER, 4))
-        out.append((f"p{len(out):03d}", f"本文研究{zh}问题。", f"A study of {words}. {en}"))
+        # each line its own (a line 20 summaries share is their template's, left out)
+        out.append((f"p{len(out):03d}", f"本文研究{zh}问题，第{len(out)}篇。", f"A study of {words}. {en}"))
 
     for _ in range(8):
         add("三维重建", "A study of reconstruction.")
@@ -72,6 +73,15 @@ def test_a_word_inside_a_longer_known_word_is_not_counted_there(small: bridge.Br
     assert small.learn("化学", lambda w: ("强化学习",) if w == "化学" else ()) is None
 
 
+def test_lines_that_many_summaries_share_are_their_template_and_teach_nothing(tmp_path: Path) -> None:
+    papers = [(f"p{i}", f"- 方法是什么？\n- 本文研究第{i}个问题。", "Graphs." if i % 2 else "Code.")
+              for i in range(bridge.TEMPLATE_LINE)]
+    bridge.write(papers, tmp_path / "b")
+    b = bridge.Bridge(tmp_path / "b")
+    assert b.load() and "方法" not in b.lines()[0] and b.papers_with("方法") == []
+    assert len(b.papers_with("问题")) == bridge.TEMPLATE_LINE
+
+
 def test_too_little_evidence_gives_no_guess(small: bridge.Bridge) -> None:
     assert small.guess("其他") is None                                # only words everyone writes
     assert small.guess("重") is None                                  # one character
@@ -107,7 +117,7 @@ def _records() -> list[Record]:
         recs.append(Record(source="test", file="test:bridge", key=f"rec{i}", venue="iclr", year=2026,
                            title=f"{FILLER[i].title()} Reconstruction", authors=make_authors([f"Ann Lee{i}"]),
                            abstract=f"Reconstruction of {FILLER[i + 8]}.",
-                           summary_zh=f"本文提出三维重建方法{i}。", status="poster"))
+                           summary_zh=f"本文提出鑫淼方法{i}。", status="poster"))
     recs.append(Record(source="test", file="test:bridge", key="quot", venue="iclr", year=2026,
                        title="Quotient Space Sampling", authors=make_authors(["Bo Chen"]),
                        abstract="Sampling on quotient spaces of symmetric molecules.",
@@ -130,11 +140,11 @@ def bridge_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_search_uses_a_learned_word_and_says_it_is_a_guess(bridge_home: Path) -> None:
-    assert "重建" not in glossary.glossary()           # else this test tests the glossary
-    res = Searcher(bridge_home).search(SearchRequest(q="重建", per_page=20))
+    assert "鑫淼" not in glossary.glossary()           # a made-up word: else this tests the glossary
+    res = Searcher(bridge_home).search(SearchRequest(q="鑫淼", per_page=20))
     tr = res.interpreted["translated"]
     assert tr["to"] == "reconstruction" and tr["unknown"] == []
-    assert tr["terms"] == [{"zh": "重建", "en": "reconstruction", "learned": True, "summaries": 8}]
+    assert tr["terms"] == [{"zh": "鑫淼", "en": "reconstruction", "learned": True, "summaries": 8}]
     assert res.total >= 8 and all("reconstruction" in h.title.lower() for h in res.hits[:8])
 
 
@@ -163,10 +173,11 @@ def test_a_generation_without_a_bridge_reports_the_word_unknown(bridge_home: Pat
     assert gen is not None
     shutil.rmtree(root / gen / bridge.DIR)
     s = Searcher(home)
-    res = s.search(SearchRequest(q="重建 bandit"))
-    assert res.interpreted["translated"]["unknown"] == ["重建"]
+    res = s.search(SearchRequest(q="鑫淼 bandit"))
+    assert res.interpreted["translated"]["unknown"] == ["鑫淼"]
     assert res.total == s.search(SearchRequest(q="bandit")).total
-    assert Searcher(bridge_home).search(SearchRequest(q="重建 bandit")).interpreted["translated"]["unknown"] == []
+    with_bridge = Searcher(bridge_home).search(SearchRequest(q="鑫淼 bandit"))
+    assert with_bridge.interpreted["translated"]["unknown"] == []
 
 
 def test_the_site_shows_a_learned_word_as_a_guess_in_both_languages(bridge_home: Path) -> None:
@@ -177,9 +188,9 @@ def test_the_site_shows_a_learned_word_as_a_guess_in_both_languages(bridge_home:
 
     app = create_app(Settings(home=bridge_home, store=Store(bridge_home / "paperlist.db", readonly=True)))
     with TestClient(app, client=("127.0.0.1", 50000)) as c:
-        zh = c.get("/search", params={"q": "重建"}).text
-        assert "重建 → reconstruction" in zh and "据 8 篇论文的中文摘要推测" in zh
-        en = c.get("/en/search", params={"q": "重建"}).text
+        zh = c.get("/search", params={"q": "鑫淼"}).text
+        assert "鑫淼 → reconstruction" in zh and "据 8 篇论文的中文摘要推测" in zh
+        en = c.get("/en/search", params={"q": "鑫淼"}).text
         assert "guessed from 8 papers' Chinese summaries" in en
         seeded = c.get("/en/search", params={"q": "商空间"}).text
         assert "First the 1 paper whose Chinese summary has it" in seeded
@@ -194,8 +205,8 @@ def test_a_corpus_without_chinese_summaries_has_no_bridge(search_home: Path) -> 
     root = fulltext.index_root(search_home)
     gen = fulltext.current_generation(root)
     assert gen is not None and not (root / gen / bridge.DIR).exists()
-    res = Searcher(search_home).search(SearchRequest(q="重建"))
-    assert res.total == 0 and res.interpreted["translated"]["unknown"] == ["重建"]
+    res = Searcher(search_home).search(SearchRequest(q="鑫淼"))
+    assert res.total == 0 and res.interpreted["translated"]["unknown"] == ["鑫淼"]
 
 
 # --- on the real corpus -----------------------------------------------------------------------------

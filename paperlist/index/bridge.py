@@ -40,6 +40,11 @@ MIN_SHARED = 3          # ... and whose English text has the term
 MIN_G2 = 20.0           # log-likelihood ratio: p < 1e-5 for one degree of freedom
 MAX_SHARE = 0.5         # a term in more of all papers than this is too common to be a translation
 MIN_OCHIAI = 0.3        # shared / sqrt(papers with the word × papers with the term): see _guess
+# a word in more of the summaries than this is too general to stand for a subject
+MAX_WORD_SHARE = 0.75
+# a summary line that this many summaries have word for word is their template's ("- 核心思路是什么？"),
+# not the paper's: left out, else its words would "translate" to whatever those papers share
+TEMPLATE_LINE = 20
 MIN_CHARS = 2           # one Chinese character is too ambiguous alone (流: flow, 流程 pipeline)
 MAX_SPLIT = 8           # longer words are not tried as parts (Bridge.learn)
 _MORE_STOP = frozenset(["we", "our", "using", "via", "based", "from", "can", "which", "towards", "toward",
@@ -48,6 +53,7 @@ _MORE_STOP = frozenset(["we", "our", "using", "via", "based", "from", "can", "wh
 _STOP = STOP_WORDS | _MORE_STOP
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
 _CLAUSE = re.compile(r"[^\w\s-]+|\n")        # punctuation, and the line between title and abstract
+_MARKS = re.compile(r"^[\s\-*•>#]*(?:\d+[.)、]\s*)?")
 _NOT_CJK = re.compile(r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
@@ -68,6 +74,11 @@ def english_terms(text: str) -> tuple[set[str], set[str]]:
     return out, acronyms
 
 
+def _line(line: str) -> str:
+    """A summary line as its template would repeat it: without list marks and numbering."""
+    return _MARKS.sub("", line).strip()
+
+
 def chinese_text(summary: str) -> str:
     """A summary's Chinese, simplified, its runs separated by one space (a word never spans two)."""
     return " ".join(_NOT_CJK.split(to_simplified_chinese(summary))).strip()
@@ -82,8 +93,14 @@ def write(papers: Iterable[tuple[str, str, str]], path: Path) -> int:
     docs: list[set[str]] = []
     df: dict[str, int] = {}
     as_acronym: dict[str, int] = {}
-    for pid, zh, en in papers:
-        text = chinese_text(zh)
+    given = list(papers)
+    seen: dict[str, int] = {}
+    for _, zh, _ in given:
+        for line in {_line(x) for x in zh.splitlines()}:
+            seen[line] = seen.get(line, 0) + 1
+    template = {line for line, n in seen.items() if n >= TEMPLATE_LINE and line}
+    for pid, zh, en in given:
+        text = chinese_text("\n".join(x for x in zh.splitlines() if _line(x) not in template))
         if text:
             terms, acronyms = english_terms(en)
             ids.append(pid)
@@ -171,6 +188,10 @@ class Bridge:
         self._acronyms = {i for i, t in enumerate(lines) if t.endswith("\tA")}
         self._text, self._starts, self.ids = text, starts, ids
 
+    def lines(self) -> list[str]:
+        """Each summary's Chinese (simplified, its runs separated by spaces), by row."""
+        return self._text.split("\n") if self.load() else []
+
     def learn(self, zh: str,
               inside: Callable[[str], tuple[str, ...]] = lambda _: ()) -> tuple[str, int] | None:
         """``search.glossary``'s Learn: the English for a Chinese word and the number of summaries
@@ -228,7 +249,7 @@ class Bridge:
             return None
         rows = self.papers_with(zh, inside)
         n, total = len(rows), len(self._starts)
-        if n < MIN_PAPERS or n == total:
+        if n < MIN_PAPERS or n > MAX_WORD_SHARE * total:
             return None
         shared = np.bincount(np.concatenate([self._rows[r] for r in rows]),
                              minlength=len(self._terms)).astype(np.float64)
