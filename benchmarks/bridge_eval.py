@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from topical_eval import HERE, ndcg, read_tsv, run_ours  # noqa: E402
 
 from paperlist.index import analyzers, bridge, fulltext  # noqa: E402
-from paperlist.search import Searcher, glossary  # noqa: E402
+from paperlist.search import Searcher, SearchRequest, glossary  # noqa: E402
 
 
 CANDIDATES_SECTION = "# 常用子术语"
@@ -117,8 +117,8 @@ def hidden(q: str, b: bridge.Bridge) -> tuple[str, str]:
     return " ".join(guessed.split()), " ".join(dropped.split())
 
 
-def candidates(b: bridge.Bridge, n: int) -> list[tuple[str, int, str]]:
-    """The words no glossary entry covers that the most summaries have, with the bridge's guess."""
+def uncovered(b: bridge.Bridge) -> Counter[str]:
+    """How many summaries have each word (2 to 4 characters) where no glossary entry covers it."""
     counts: Counter[str] = Counter()
     for line in b.lines():
         seen: set[str] = set()
@@ -126,6 +126,11 @@ def candidates(b: bridge.Bridge, n: int) -> list[tuple[str, int, str]]:
             for piece in glossary.translate(run).unknown:
                 seen.update(piece[i:i + k] for k in (2, 3, 4) for i in range(len(piece) - k + 1))
         counts.update(seen)
+    return counts
+
+
+def candidates(b: bridge.Bridge, n: int, counts: Counter[str]) -> list[tuple[str, int, str]]:
+    """The words no glossary entry covers that the most summaries have, with the bridge's guess."""
     out = []
     for zh, c in counts.most_common():
         g = b.learn(zh, glossary.containing)
@@ -136,11 +141,42 @@ def candidates(b: bridge.Bridge, n: int) -> list[tuple[str, int, str]]:
     return out
 
 
+def latency(searcher: Searcher, b: bridge.Bridge, n: int) -> dict[str, dict[str, float]]:
+    """Search times (ms, median and max) of ``n`` words the bridge guesses (the commonest
+    uncovered ones), the first time (the guess made) and again (cached); and of ``n`` words in
+    one or two summaries that it cannot guess (the seeded results)."""
+    counts = uncovered(b)
+    learned = [zh for zh, _, _ in candidates(b, n, counts)]
+    seeded: list[str] = []
+    for zh, c in sorted(counts.items()):        # (by the word: the same ones each run)
+        if len(seeded) == n:
+            break
+        if c <= 2 and len(zh) >= 3 and b.learn(zh, glossary.containing) is None:
+            seeded.append(zh)
+    live = searcher._generation().bridge           # the bridge the searcher asks
+    times: dict[str, list[float]] = {"learned, first": [], "learned, again": [], "seeded": []}
+    searcher.search(SearchRequest(q="热身", per_page=20))
+    for zh in learned:
+        live.guess.cache_clear()
+        for kind in ("learned, first", "learned, again"):
+            t0 = time.perf_counter()
+            searcher.search(SearchRequest(q=zh, per_page=20))
+            times[kind].append((time.perf_counter() - t0) * 1000)
+    for zh in seeded:
+        t0 = time.perf_counter()
+        searcher.search(SearchRequest(q=zh, per_page=20))
+        times["seeded"].append((time.perf_counter() - t0) * 1000)
+    return {k: {"p50": round(sorted(v)[len(v) // 2], 2), "max": round(max(v), 2), "n": len(v)}
+            for k, v in times.items() if v}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--home", type=Path, default=Path("data"))
     ap.add_argument("--verbose", action="store_true", help="list every entry and query")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--latency", type=int, default=30, metavar="N",
+                    help="time searches of N learned words and N seeded ones")
     ap.add_argument("--candidates", type=int, default=0, metavar="N",
                     help="list N candidates for the glossary instead (see above)")
     args = ap.parse_args()
@@ -153,7 +189,7 @@ def main() -> None:
         sys.exit(f"generation {gen} has no Chinese bridge (no paper has a Chinese summary, or it was "
                  f"built before bridges: run 'paperlist index')")
     if args.candidates:
-        for zh, c, en in candidates(b, args.candidates):
+        for zh, c, en in candidates(b, args.candidates, uncovered(b)):
             print(f"{zh}\t{c}\t{en}")
         return
     counts, rows, ms = entries(b)
@@ -179,13 +215,13 @@ def main() -> None:
     def mean(k: str) -> float:
         return sum(float(r[k]) for r in per_query) / len(per_query)
 
-    out: dict[str, Any] = {"generation": gen, "summaries": len(b.ids), "entries": dict(counts),
-                           "guessable": guessable,
-           "guess_ms_p50": round(ms, 2),
-           "queries": len(per_query),
-           "ndcg": {k: round(mean(k), 3) for k in ("glossary", "bridge", "dropped")},
-           "unjudged": {k: sum(int(r[k + "_unjudged"]) for r in per_query)
-                        for k in ("glossary", "bridge", "dropped")}}
+    kinds = ("glossary", "bridge", "dropped")
+    out: dict[str, Any] = {
+        "generation": gen, "summaries": len(b.ids), "entries": dict(counts), "guessable": guessable,
+        "guess_ms_p50": round(ms, 2), "queries": len(per_query),
+        "ndcg": {k: round(mean(k), 3) for k in kinds},
+        "unjudged": {k: sum(int(r[k + "_unjudged"]) for r in per_query) for k in kinds},
+        "latency_ms": latency(searcher, b, args.latency)}
     if args.json:
         print(orjson.dumps({**out, "rows": rows, "per_query": per_query}).decode())
         return
@@ -194,8 +230,11 @@ def main() -> None:
     for k in ("same", "overlap", "other", "no guess"):
         print(f"  {k:9s} {counts[k]:4d}  {counts[k] / max(guessable, 1):6.1%}")
     print(f"Chinese topic queries ({len(per_query)}), nDCG@10 (unjudged in the top 10s):")
-    for k in ("glossary", "bridge", "dropped"):
+    for k in kinds:
         print(f"  {k:9s} {out['ndcg'][k]:.3f}  ({out['unjudged'][k]})")
+    print("search time, ms (median / max):")
+    for k, v in out["latency_ms"].items():
+        print(f"  {k:15s} {v['p50']:7.2f} / {v['max']:7.2f}  ({v['n']} words)")
     if args.verbose:
         for zh, en, guess, v in rows:
             print(f"  {v:9s} {zh}\t{en}\t{guess}")
