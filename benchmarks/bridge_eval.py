@@ -47,7 +47,6 @@ from topical_eval import HERE, ndcg, read_tsv, run_ours  # noqa: E402
 from paperlist.index import analyzers, bridge, fulltext  # noqa: E402
 from paperlist.search import Searcher, SearchRequest, glossary  # noqa: E402
 
-
 CANDIDATES_SECTION = "# 常用子术语"
 
 
