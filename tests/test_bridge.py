@@ -163,6 +163,55 @@ def test_chinese_nobody_can_translate_shows_the_papers_whose_summary_has_it(brid
     assert nothing.total == 0 and nothing.interpreted["translated"]["unknown"] == ["某某某"]
 
 
+@pytest.fixture(scope="module")
+def bridge_vec_home(bridge_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """bridge_home with a vector per paper: random, but the quotient paper and three of the
+    reconstruction papers share a direction (they are each other's neighbours)."""
+    import shutil
+
+    import numpy as np
+
+    from paperlist.index.vectors import content_hash, publish
+    from paperlist.store import Store
+
+    home = Path(shutil.copytree(bridge_home, tmp_path_factory.mktemp("bridge-vec") / "home"))
+    store = Store(home / "paperlist.db", readonly=True)
+    rng = np.random.default_rng(3)
+    shared = rng.normal(size=384)
+    rows, cache = [], {}
+    for pid, venue, year, title, _ in store.iter_embed_items():
+        near = title == "Quotient Space Sampling" or title in NEIGHBOURS
+        v = rng.normal(size=384) + (8 * shared if near else 0)
+        h = content_hash(title, 128)
+        rows.append((pid, venue, year, h))
+        cache[h] = (v / np.linalg.norm(v)).astype(np.float32)
+    publish(home, rows, cache, 128)
+    store.close()
+    return home
+
+
+NEIGHBOURS = {f"{FILLER[i].title()} Reconstruction" for i in range(3)}
+
+
+def test_with_vectors_the_untranslated_word_is_searched_by_its_papers_meaning(bridge_vec_home: Path) -> None:
+    s = Searcher(bridge_vec_home)
+    if s.semantic.unavailable():
+        pytest.skip(f"semantic search unavailable: {s.semantic.unavailable()}")
+    res = s.search(SearchRequest(q="商空间", per_page=5))
+    assert res.interpreted["mode"] == "semantic" and res.interpreted["translated"]["seeded"] == 1
+    assert res.hits[0].title == "Quotient Space Sampling"
+    assert {h.title for h in res.hits[1:4]} == NEIGHBOURS
+    # asked for keyword search, it gets the neighbours by shared words instead
+    assert s.search(SearchRequest(q="商空间", mode="keyword")).interpreted["mode"] == "keyword"
+    # with English beside it, auto mode is hybrid and the word's meaning comes from its papers
+    # (the reconstruction papers near the quotient paper first, of the eight)
+    mixed = s.search(SearchRequest(q="商空间 reconstruction", per_page=5))
+    assert mixed.interpreted["mode"] == "hybrid" and mixed.interpreted["translated"]["seeded"] == 1
+    assert {h.title for h in mixed.hits[:3]} == NEIGHBOURS, [h.title for h in mixed.hits]
+    plain = s.search(SearchRequest(q="reconstruction", per_page=8, mode="keyword"))
+    assert {h.title for h in plain.hits[:3]} != NEIGHBOURS      # else the test shows nothing
+
+
 def test_a_generation_without_a_bridge_reports_the_word_unknown(bridge_home: Path, tmp_path: Path) -> None:
     import shutil
 

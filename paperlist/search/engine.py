@@ -164,13 +164,18 @@ class Searcher:
         gen = self._generation()
         tr = glossary.translate(req.q, lambda zh: gen.bridge.learn(zh, glossary.containing))
         plan = self._plan(gen, req, tr.query)
-        mode, mode_note = self._mode(req, plan)
-        fused = self._fuse(gen, plan, mode, auto=req.mode == "auto") if mode != "keyword" else None
+        # Chinese nothing translated stands for itself by the papers whose summary has it
+        seeds = tuple(seed_ids(gen.bridge, tr.unknown)) if tr.unknown else ()
+        mode, mode_note = self._mode(req, plan, seeded=bool(seeds))
+        fused = (self._fuse(gen, plan, mode, auto=req.mode == "auto", near=seeds)
+                 if mode != "keyword" else None)
         if fused is None:
             mode = "keyword"
+        elif seeds:
+            tr.seeded = len(seeds)
         untranslated = bool(tr.unknown) and not plan.pq.has_text
         if untranslated:
-            fused, mode = self._untranslated(gen, plan, tr, req.mode != "keyword")
+            fused, mode = self._untranslated(gen, plan, tr, list(seeds), req.mode != "keyword")
         offset = (req.page - 1) * req.per_page
         browse = not plan.pq.has_text and not untranslated
         by_year = req.sort in ("newest", "oldest")
@@ -249,12 +254,11 @@ class Searcher:
                      key=lambda x: (-round(x[1], 4), x[0]))
         return [(pid, sc) for pid, sc in out if pid not in exclude][:limit]
 
-    def _untranslated(self, gen: _Generation, plan: Plan, tr: glossary.Translation,
+    def _untranslated(self, gen: _Generation, plan: Plan, tr: glossary.Translation, seeds: list[str],
                       vectors: bool) -> tuple[list[tuple[str, float]] | None, str]:
         """A query of only Chinese that nobody translated: the papers whose Chinese summary has it
         and their neighbours (search.seeds), else nothing (not every paper: nothing was asked
         for that could be searched). The plan's text query becomes that list."""
-        seeds = seed_ids(gen.bridge, tr.unknown)
         fused, by_vectors = (seeded_ranking(seeds, self.semantic if vectors else None,
                                             lambda ids: self._more_like_papers(gen, ids))
                              if seeds else ([], False))
@@ -279,14 +283,16 @@ class Searcher:
         return Plan(pq, f, text, filter_queries(gen.index.schema, f, gen.secondary))
 
     # --- semantic and hybrid ----------------------------------------------------------------------
-    def _mode(self, req: SearchRequest, plan: Plan) -> tuple[str, str | None]:
-        """The mode to run and, when a requested mode cannot run, a note saying so."""
+    def _mode(self, req: SearchRequest, plan: Plan, seeded: bool = False) -> tuple[str, str | None]:
+        """The mode to run and, when a requested mode cannot run, a note saying so. Auto mode is
+        hybrid for natural-language queries, and for those with Chinese that only the papers
+        whose summary has it can stand for (``seeded``), when vectors exist."""
         if not plan.pq.has_text or not plan.pq.words:
             return "keyword", None
         if req.mode == "keyword":
             return "keyword", None
         if req.mode == "auto":
-            if not semantic.wants_semantic(plan.pq):
+            if not seeded and not semantic.wants_semantic(plan.pq):
                 return "keyword", None
             return ("keyword", None) if self.semantic.unavailable() else ("hybrid", None)
         reason = self.semantic.unavailable()
@@ -294,8 +300,8 @@ class Searcher:
             return "keyword", unavailable_note(req.mode, reason)
         return req.mode, None
 
-    def _fuse(self, gen: _Generation, plan: Plan, mode: str,
-              auto: bool = False) -> list[tuple[str, float]] | None:
+    def _fuse(self, gen: _Generation, plan: Plan, mode: str, auto: bool = False,
+              near: tuple[str, ...] = ()) -> list[tuple[str, float]] | None:
         """Rank by meaning (and, for hybrid, fuse with BM25); the plan's text query becomes the
         fused id list, still ANDed with field clauses and filters. In auto mode, None (keyword
         search) when the best keyword match is the paper whose title was typed."""
@@ -306,11 +312,13 @@ class Searcher:
             kw, top_title = self._keyword_candidates(gen, plan)
             if auto and semantic.names_title(plan.pq.words, top_title):
                 return None
-        vec = dict(self.semantic.rank(text, plan.filters, semantic.VECTOR_K))
+        vec = dict(self.semantic.rank(text, plan.filters, semantic.VECTOR_K, near))
         if mode == "hybrid":
             # the keyword candidates' own cosines, so a paper both rankers found is judged on both
-            vec.update(self.semantic.scores(text, [pid for pid, _ in kw if pid not in vec]))
-            fused = semantic.relative_fusion(kw, vec)
+            vec.update(self.semantic.scores(text, [pid for pid, _ in kw if pid not in vec], near))
+            # Chinese that only its papers' vectors stand for is in the meaning side alone: it
+            # weighs more there
+            fused = semantic.relative_fusion(kw, vec, semantic.SEEDED_WEIGHTS if near else None)
         else:
             fused = sorted(((pid, (c + 1) / 2) for pid, c in vec.items()), key=lambda kv: -kv[1])   # 0..1
         ids = semantic.ids_query(gen.index.schema, fused) if fused else tantivy.Query.boolean_query([])

@@ -39,6 +39,7 @@ VECTOR_K = 300               # vector candidates per query (15 pages of 20)
 KEYWORD_K = 100              # BM25 candidates fused with them
 EXACT_SCOPE = 30_000         # a venue/year scope this small is scanned exactly instead of the graph
 AUTO_MIN_WORDS = 4
+SEEDED_WEIGHTS = (0.35, 0.65)   # keyword, meaning: a query with Chinese only vectors can read
 
 
 def rrf(lists: list[list[str]], weights: list[float] | None = None,
@@ -186,12 +187,39 @@ class SemanticRanker:
         if self.vectors() is not None:
             self.encode("warm up")
 
-    def rank(self, text: str, filters: Filters | None = None,
-             limit: int = VECTOR_K) -> list[tuple[str, float]]:
+    def query_vector(self, text: str, near: tuple[str, ...] = ()) -> Any | None:
+        """The query's encoding; with ``near`` (the papers whose Chinese summary has a word of the
+        query that nothing translated: search.seeds) the mean of it and of their vectors' mean,
+        so that the word's meaning counts as much as the rest. None when there is neither."""
+        q = self.encode(text) if text.strip() else None
+        c = self._centroid(near) if near else None
+        if c is None or q is None:
+            return q if c is None else c
+        import numpy as np
+
+        m = np.asarray(q, dtype=np.float32) + c
+        norm = float(np.linalg.norm(m))
+        return m / norm if norm > 0 else q
+
+    def _centroid(self, ids: tuple[str, ...] | list[str]) -> Any | None:
+        """The unit mean of these papers' vectors (None without vectors or when none has one)."""
         vi = self.vectors()
-        if vi is None or not text.strip():
+        g = vi.current() if vi is not None else None
+        vecs = [v for v in (g.vector(pid) for pid in ids) if v is not None] if g is not None else []
+        if not vecs:
+            return None
+        import numpy as np
+
+        c = np.mean(np.asarray(vecs, dtype=np.float32), axis=0)
+        norm = float(np.linalg.norm(c))
+        return c / norm if norm > 0 else None
+
+    def rank(self, text: str, filters: Filters | None = None, limit: int = VECTOR_K,
+             near: tuple[str, ...] = ()) -> list[tuple[str, float]]:
+        vi = self.vectors()
+        q = self.query_vector(text, near) if vi is not None else None
+        if vi is None or q is None:
             return []
-        q = self.encode(text)
         g = vi.current()        # one generation for the scope and the search in it
         rows = None
         f = filters
@@ -202,24 +230,18 @@ class SemanticRanker:
                 rows = scope
         return g.search(q, limit, rows=rows)
 
-    def scores(self, text: str, ids: list[str]) -> dict[str, float]:
+    def scores(self, text: str, ids: list[str], near: tuple[str, ...] = ()) -> dict[str, float]:
         """Cosine of the query to each listed paper that has a vector (the encoding is cached)."""
         vi = self.vectors()
-        return {} if vi is None or not ids else vi.scores(self.encode(text), ids)
+        q = self.query_vector(text, near) if vi is not None and ids else None
+        return {} if vi is None or q is None else vi.scores(q, ids)
 
     def near(self, ids: list[str], limit: int = VECTOR_K) -> list[tuple[str, float]] | None:
         """The papers nearest the mean of these papers' vectors (they are among them), best first;
         None without vectors or when none of them has one."""
         vi = self.vectors()
-        g = vi.current() if vi is not None else None
-        vecs = [v for v in (g.vector(pid) for pid in ids) if v is not None] if g is not None else []
-        if g is None or not vecs:
-            return None
-        import numpy as np
-
-        c = np.mean(np.asarray(vecs, dtype=np.float32), axis=0)
-        norm = float(np.linalg.norm(c))
-        return g.search(c / norm, limit) if norm > 0 else None
+        c = self._centroid(ids) if vi is not None else None
+        return None if vi is None or c is None else vi.current().search(c, limit)
 
     def similar(self, paper_id: str, limit: int = 10) -> list[tuple[str, float]] | None:
         """Nearest papers to a paper's vector; None when the paper has no vector."""
