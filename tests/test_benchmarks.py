@@ -407,7 +407,7 @@ def test_bridge_eval(tmp_path: Path) -> None:
     build_store(tmp_path, extra=_records()).close()
     out = json.loads(run_bench("bridge_eval.py", "--home", tmp_path, "--json"))
     entries = out["entries"]
-    assert out["summaries"] == 23 and out["guessable"] == sum(v for k, v in entries.items() if k != "rare")
+    assert out["summaries"] == 28 and out["guessable"] == sum(v for k, v in entries.items() if k != "rare")
     assert out["guessable"] == len(out["rows"]) > 400          # every glossary entry, guessed or not
     assert {"same", "overlap", "other", "no guess"} >= {v for *_, v in out["rows"]}
     assert out["queries"] == len(out["per_query"]) >= 20

@@ -122,6 +122,12 @@ def _records() -> list[Record]:
                        title="Quotient Space Sampling", authors=make_authors(["Bo Chen"]),
                        abstract="Sampling on quotient spaces of symmetric molecules.",
                        summary_zh="在商空间上建模对称分子。", status="poster"))
+    for i in range(5):      # 奖励 is a glossary entry (reward); 奖励黑客 is learned whole
+        recs.append(Record(source="test", file="test:bridge", key=f"hack{i}", venue="iclr", year=2026,
+                           title=f"Reward Hacking in {FILLER[i].title()}",
+                           authors=make_authors([f"Di Xu{i}"]),
+                           abstract=f"Reward hacking, when {FILLER[i + 5]} meets {FILLER[i + 10]}.",
+                           summary_zh=f"研究奖励黑客问题，第{i}篇。", status="poster"))
     for i in range(12):
         recs.append(Record(source="test", file="test:bridge", key=f"other{i}", venue="iclr", year=2026,
                            title=f"Bandit Policies {i}", authors=make_authors([f"Cy Wu{i}"]),
@@ -146,6 +152,17 @@ def test_search_uses_a_learned_word_and_says_it_is_a_guess(bridge_home: Path) ->
     assert tr["to"] == "reconstruction" and tr["unknown"] == []
     assert tr["terms"] == [{"zh": "鑫淼", "en": "reconstruction", "learned": True, "summaries": 8}]
     assert res.total >= 8 and all("reconstruction" in h.title.lower() for h in res.hits[:8])
+
+
+def test_a_word_is_learned_with_the_glossary_entry_beside_it(bridge_home: Path) -> None:
+    """奖励黑客: the glossary knows 奖励 (reward), not 黑客; the summaries know the two together."""
+    assert glossary.glossary()["奖励"] == "reward" and "奖励黑客" not in glossary.glossary()
+    tr = Searcher(bridge_home).search(SearchRequest(q="奖励黑客")).interpreted["translated"]
+    assert tr["to"] == "reward hacking" and tr["unknown"] == []
+    assert tr["terms"] == [{"zh": "奖励黑客", "en": "reward hacking", "learned": True, "summaries": 5}]
+    # without the bridge: 奖励 from the glossary, 黑客 unknown
+    plain = glossary.translate("奖励黑客")
+    assert plain.query == "reward" and plain.unknown == ["黑客"]
 
 
 def test_chinese_nobody_can_translate_shows_the_papers_whose_summary_has_it(bridge_home: Path) -> None:

@@ -124,38 +124,57 @@ def _translate_text(text: str, out: Translation, learn: Learn | None) -> str:
 
 def _translate_run(typed: str, out: Translation, learn: Learn | None) -> str:
     """Greedy longest-match translation of one run of Chinese characters; a stretch no entry
-    covers is asked of ``learn`` (words learned from the papers' Chinese summaries)."""
+    covers is asked of ``learn`` (words learned from the papers' Chinese summaries), first
+    together with the entries next to it: 奖励黑客 is "reward hacking", not 奖励 "reward" and 黑客."""
     gl = glossary()
     s = to_simplified(typed)
-    words: list[str] = []
-    start = -1                    # where the uncovered stretch began
-
-    def uncovered(end: int) -> None:
-        piece = typed[start:end]
-        guess = learn(s[start:end]) if learn is not None else None
-        if guess is None:
-            out.unknown.append(piece)
-        else:
-            words.append(guess[0])
-            out.terms.append((piece, guess[0], guess[1]))
-
+    # the run cut into entries (start, end, English) and uncovered stretches (English None)
+    pieces: list[tuple[int, int, str | None]] = []
     i = 0
     while i < len(s):
         for n in range(min(_max_len(), len(s) - i), 0, -1):
             en = gl.get(s[i:i + n])
             if en is not None:
-                if start >= 0:
-                    uncovered(i)
-                    start = -1
-                if en:
-                    words.append(en)
-                    out.terms.append((typed[i:i + n], en, 0))
+                pieces.append((i, i + n, en))
                 i += n
                 break
         else:
-            if start < 0:
-                start = i
+            if pieces and pieces[-1][2] is None:
+                pieces[-1] = (pieces[-1][0], i + 1, None)
+            else:
+                pieces.append((i, i + 1, None))
             i += 1
-    if start >= 0:
-        uncovered(len(s))
+    words: list[str] = []
+    k = 0
+    while k < len(pieces):
+        a, b, en = pieces[k]
+        if en is not None:
+            if en:
+                words.append(en)
+                out.terms.append((typed[a:b], en, 0))
+            k += 1
+            continue
+        guess, used = None, (k, k)
+        if learn is not None:
+            # with both neighbours, with one, alone: the longest that the summaries know
+            spans = [(k - 1, k + 1), (k - 1, k), (k, k + 1), (k, k)]
+            for lo, hi in spans:
+                if (lo < 0 or hi >= len(pieces) or (lo < k and not pieces[lo][2])
+                        or (hi > k and not pieces[hi][2])):
+                    continue
+                guess = learn(s[pieces[lo][0]:pieces[hi][1]])
+                if guess is not None:
+                    used = (lo, hi)
+                    break
+        if guess is None:
+            out.unknown.append(typed[a:b])
+            k += 1
+            continue
+        lo, hi = used
+        if lo < k:               # the entry before is part of the learned word: take it back
+            words.pop()
+            out.terms.pop()
+        words.append(guess[0])
+        out.terms.append((typed[pieces[lo][0]:pieces[hi][1]], guess[0], guess[1]))
+        k = hi + 1
     return " ".join(words)
