@@ -156,12 +156,15 @@ def _translate_run(typed: str, out: Translation, learn: Learn | None) -> str:
             continue
         guess, used = None, (k, k)
         if learn is not None:
-            # with both neighbours, with one, alone: the longest that the summaries know
-            spans = [(k - 1, k + 1), (k - 1, k), (k, k + 1), (k, k)]
+            # with the pieces around it (up to two more: 向量 + 数据 + 库 is 向量数据库), the
+            # longest that the summaries know first; never across a dropped word (的, 基于)
+            spans = sorted(((lo, hi) for lo in range(k - 2, k + 1) for hi in range(k, k + 3)
+                            if 0 <= lo and hi < len(pieces) and hi - lo <= 2
+                            and all(pieces[j][2] != "" for j in range(lo, hi + 1))),
+                           key=lambda sp: (sp[0] - sp[1], sp[0]))
             for lo, hi in spans:
-                if (lo < 0 or hi >= len(pieces) or (lo < k and not pieces[lo][2])
-                        or (hi > k and not pieces[hi][2])):
-                    continue
+                if lo < k and any(pieces[j][2] is None for j in range(lo, k)):
+                    continue            # an uncovered stretch before was left unknown: keep it so
                 guess = learn(s[pieces[lo][0]:pieces[hi][1]])
                 if guess is not None:
                     used = (lo, hi)
@@ -171,7 +174,7 @@ def _translate_run(typed: str, out: Translation, learn: Learn | None) -> str:
             k += 1
             continue
         lo, hi = used
-        if lo < k:               # the entry before is part of the learned word: take it back
+        for _ in range(lo, k):   # the entries before are part of the learned word: take them back
             words.pop()
             out.terms.pop()
         words.append(guess[0])
