@@ -298,6 +298,7 @@ def test_on_the_real_summaries_most_hidden_glossary_entries_are_recovered(corpus
         right += got is not None and bool(_stems(got[0]) & _stems(en))
     assert tried > 400 and right / tried >= 0.75, (right, tried)
     # a word that the glossary's greedy cut splits across an entry: 向量 + 数据 (data) + 库
-    tr = Searcher(corpus_home).search(SearchRequest(q="向量数据库 检索", per_page=5)).interpreted["translated"]
+    res = Searcher(corpus_home).search(SearchRequest(q="向量数据库 检索", per_page=5))
+    tr = res.interpreted["translated"]
     assert tr["terms"][0]["zh"] == "向量数据库" and tr["terms"][0]["learned"], tr
     assert "database" in tr["terms"][0]["en"] and tr["unknown"] == [], tr
