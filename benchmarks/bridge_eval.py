@@ -19,6 +19,11 @@ generation of ``--home``:
    it (as if the glossary lacked them all), and with those terms dropped (no bridge: the query
    keeps only what is not Chinese). nDCG@10 as in ``topical_eval.py``, unjudged papers counting 0
    and counted.
+3. **Chinese queries the glossary lacks.** ``topical/unknown_zh.tsv``: 15 queries of words
+   the glossary does not have (遥感, 奖励黑客, 数独 …), judged in ``topical/unknown_zh_judgments.tsv``
+   (the union of both top 10s), searched as the site does (keyword search, the bridge asked)
+   and as the glossary alone translates them (what the site did before the bridge). nDCG@10
+   and P@10 (grade >= 1).
 
 With ``--candidates N`` it lists instead the N words (2 to 4 characters) that the most summaries
 have where no glossary entry covers them, each with the bridge's guess: the candidates for new
@@ -140,6 +145,24 @@ def candidates(b: bridge.Bridge, n: int, counts: Counter[str]) -> list[tuple[str
     return out
 
 
+def unknown_words(searcher: Searcher) -> list[dict[str, Any]]:
+    """Measure 3: each judged query with the bridge and with the glossary alone."""
+    grades: dict[str, dict[str, int]] = {}
+    for j in read_tsv(HERE / "unknown_zh_judgments.tsv"):
+        grades.setdefault(j["qid"], {})[j["paper_id"]] = int(j["grade"])
+    rows = []
+    for q in read_tsv(HERE / "unknown_zh.tsv"):
+        g = grades.get(q["qid"], {})
+        alone = glossary.translate(q["query"]).query
+        row: dict[str, Any] = {"qid": q["qid"], "query": q["query"], "glossary_only": alone}
+        for name, ids in (("bridge", run_ours(searcher, q["query"], mode="keyword")),
+                          ("glossary", run_ours(searcher, alone, mode="keyword") if alone.strip() else [])):
+            row[name] = {"ndcg": ndcg(ids, g), "p10": sum(g.get(p, 0) >= 1 for p in ids) / 10,
+                         "unjudged": sum(p not in g for p in ids)}
+        rows.append(row)
+    return rows
+
+
 def latency(searcher: Searcher, b: bridge.Bridge, n: int) -> dict[str, dict[str, float]]:
     """Search times (ms, median and max) of ``n`` words the bridge guesses (the commonest
     uncovered ones), the first time (the guess made) and again (cached); and of ``n`` words in
@@ -221,8 +244,13 @@ def main() -> None:
         "ndcg": {k: round(mean(k), 3) for k in kinds},
         "unjudged": {k: sum(int(r[k + "_unjudged"]) for r in per_query) for k in kinds},
         "latency_ms": latency(searcher, b, args.latency)}
+    unknown = unknown_words(searcher)
+    out["unknown_zh"] = {
+        k: {m: round(sum(r[k][m] for r in unknown) / len(unknown), 3) for m in ("ndcg", "p10")}
+        | {"unjudged": sum(r[k]["unjudged"] for r in unknown)} for k in ("bridge", "glossary")}
+    out["unknown_zh"]["queries"] = len(unknown)
     if args.json:
-        print(orjson.dumps({**out, "rows": rows, "per_query": per_query}).decode())
+        print(orjson.dumps({**out, "rows": rows, "per_query": per_query, "unknown_rows": unknown}).decode())
         return
     print(f"bridge of {gen}: {out['summaries']:,} Chinese summaries; a guess takes {ms:.1f} ms (median)")
     print(f"glossary entries: {guessable} ({counts['rare']} in fewer than {bridge.MIN_PAPERS} summaries)")
@@ -231,6 +259,10 @@ def main() -> None:
     print(f"Chinese topic queries ({len(per_query)}), nDCG@10 (unjudged in the top 10s):")
     for k in kinds:
         print(f"  {k:9s} {out['ndcg'][k]:.3f}  ({out['unjudged'][k]})")
+    u = out["unknown_zh"]
+    print(f"Chinese queries the glossary lacks ({u['queries']}, judged): nDCG@10 / P@10 (unjudged)")
+    for k in ("bridge", "glossary"):
+        print(f"  {k:9s} {u[k]['ndcg']:.3f} / {u[k]['p10']:.3f}  ({u[k]['unjudged']})")
     print("search time, ms (median / max):")
     for k, v in out["latency_ms"].items():
         print(f"  {k:15s} {v['p50']:7.2f} / {v['max']:7.2f}  ({v['n']} words)")

@@ -412,6 +412,7 @@ def test_bridge_eval(tmp_path: Path) -> None:
     assert {"same", "overlap", "other", "no guess"} >= {v for *_, v in out["rows"]}
     assert out["queries"] == len(out["per_query"]) >= 20
     assert out["ndcg"]["dropped"] <= out["ndcg"]["glossary"]
+    assert out["unknown_zh"]["queries"] == len(out["unknown_rows"]) == 15
     empty = tmp_path / "empty"
     build_store(empty).close()       # the site's corpus: two summaries, no word to learn, still a bridge
     assert json.loads(run_bench("bridge_eval.py", "--home", empty, "--json"))["summaries"] == 2
