@@ -148,6 +148,12 @@ class Tools:
             "suggestion": d["suggestion"], "notes": d["interpreted"].get("notes", []),
             "mode": d["interpreted"].get("mode"),
             "translated": translated["to"] if translated else None,
+            # Chinese the glossary lacks: English guessed from papers' Chinese summaries, and what
+            # nothing translated (searched by the papers whose summary has it, when any: "seeded")
+            "guessed": [{"zh": t["zh"], "en": t["en"], "summaries": t["summaries"]}
+                        for t in (translated["terms"] if translated else []) if t["learned"]],
+            "untranslated": translated["unknown"] if translated else [],
+            "seeded": translated["seeded"] if translated else 0,
         }
 
     def get_paper(self, paper_id: Annotated[str, Field(min_length=1, max_length=300, description=(

@@ -275,6 +275,35 @@ def test_a_corpus_without_chinese_summaries_has_no_bridge(search_home: Path) -> 
     assert res.total == 0 and res.interpreted["translated"]["unknown"] == ["鑫淼"]
 
 
+def test_the_cli_and_the_mcp_tool_say_what_was_guessed_and_what_was_not(bridge_home: Path) -> None:
+    import json
+    from typing import Any
+
+    from tests.conftest import run_cli
+    from tests.test_mcp import _run
+
+    out = run_cli(bridge_home, "search", "鑫淼").output
+    assert "searched as: reconstruction (鑫淼 → reconstruction: guessed from 8 papers' Chinese" in out
+    out = run_cli(bridge_home, "search", "商空间").output
+    assert "not translated: 商空间 (first the 1 paper whose Chinese summary has it" in out
+    assert "Quotient Space Sampling" in out.splitlines()[2]
+
+    async def script(c: Any) -> list[Any]:
+        queries = ("鑫淼", "商空间", "某某某")
+        return [await c.call_tool("search_papers", {"query": q, "limit": 3}) for q in queries]
+
+    def data(r: Any) -> dict[str, Any]:
+        assert not r.is_error, r
+        return r.structured_content if r.structured_content is not None else json.loads(r.content[0].text)
+
+    learned, seeded, nothing = (data(r) for r in _run(bridge_home, script))
+    assert learned["guessed"] == [{"zh": "鑫淼", "en": "reconstruction", "summaries": 8}]
+    assert learned["translated"] == "reconstruction" and learned["untranslated"] == []
+    assert seeded["untranslated"] == ["商空间"] and seeded["seeded"] == 1
+    assert seeded["hits"][0]["title"] == "Quotient Space Sampling"
+    assert nothing["total"] == 0 and nothing["untranslated"] == ["某某某"] and nothing["seeded"] == 0
+
+
 # --- on the real corpus -----------------------------------------------------------------------------
 def _stems(text: str) -> set[str]:
     return set(analyzers.en_tokens(text.replace("-", " "))) - analyzers.STOP_WORDS

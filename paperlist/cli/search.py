@@ -144,7 +144,16 @@ def _print_result(res: SearchResult) -> None:
         click.echo(f"understood as a citation: {cited['title']}" + "".join(f" · {x}" for x in rest if x))
     tr = res.interpreted.get("translated")
     if tr:
-        click.echo(f"searched as: {tr['to']}")
+        guessed = [f"{t['zh']} → {t['en']}: guessed from {t['summaries']:,} papers' Chinese summaries"
+                   for t in tr["terms"] if t["learned"]]
+        if tr["to"]:
+            click.echo(f"searched as: {tr['to']}" + (f" ({'; '.join(guessed)})" if guessed else ""))
+        if tr["unknown"]:
+            n = tr["seeded"]
+            papers = f"{n:,} paper{'s' if n != 1 else ''} whose Chinese summary has it"
+            click.echo(f"not translated: {', '.join(tr['unknown'])}" + (
+                f" (first the {papers}, then the papers nearest them)" if n and not tr["to"] else
+                f" (its meaning from the {papers})" if n else " (left out)"))
     if res.interpreted.get("mode") in ("hybrid", "semantic"):
         click.echo(f"ranked by: {res.interpreted['mode']} (words and meaning)"
                    if res.interpreted["mode"] == "hybrid" else "ranked by: meaning")
