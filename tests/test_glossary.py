@@ -65,3 +65,12 @@ def test_chinese_query_finds_english_papers_and_says_how(search_home: Path) -> N
     mixed = s.search(SearchRequest(q="图神经网络 molecule"))
     assert mixed.hits and mixed.hits[0].title == "Graph Neural Networks for Molecule Generation"
     assert "translated" not in s.search(SearchRequest(q="diffusion")).interpreted
+
+
+def test_every_topic_name_is_searchable_in_chinese() -> None:
+    """The topics' Chinese names (and so the vocabulary of the topic pages) translate whole."""
+    from paperlist.topics.taxonomy import taxonomy
+
+    for t in taxonomy().topics:
+        tr = translate(t.zh)
+        assert tr.unknown == [] and tr.query, (t.zh, tr.unknown)
