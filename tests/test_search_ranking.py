@@ -107,3 +107,21 @@ def test_the_stemmer_keeps_the_alize_family_apart_from_unrelated_words() -> None
     assert analyzers.stem("networks") == "network" and analyzers.stem("realized") != analyzers.stem("real")
     assert analyzers.en_tokens("Model Personalization for Person Search") == \
         ["model", "personalizat", "for", "person", "search"]
+
+
+def test_a_hyphenated_query_word_counts_as_a_phrase_only_side_by_side(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"self-supervised learning": a title with "Self-Joint Supervised Learning" has the words,
+    near each other, but not the hyphenated word; it must not take the phrase bonuses of one that
+    says "Self-Supervised Learning" (it did, and ranked in the corpus's top 10)."""
+    from tests.webdata import _rec, build_store
+
+    home = tmp_path_factory.mktemp("hyphen")
+    extra = [_rec("test:hyphen", "joint", "iclr", 2022, "Self-Joint Supervised Learning", ["Ann Lee"],
+                  abstract="A joint objective for supervised learning from the data itself."),
+             _rec("test:hyphen", "ssl", "iclr", 2022,
+                  "Revisiting Self-Supervised Learning for Visual Representations in Small Models",
+                  ["Bo Chen"], abstract="We revisit contrastive methods for representation learning.")]
+    build_store(home, extra=extra).close()
+    hits = Searcher.open(home).search(SearchRequest(q="self-supervised learning", per_page=5)).hits
+    assert hits[0].title.startswith("Revisiting Self-Supervised Learning"), [h.title for h in hits]

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 import tantivy
-from tantivy import Query
+from tantivy import Occur, Query
 
 from ..names import author_key as _cached_author_key
 from ..text import title_key as _cached_title_key
@@ -42,17 +42,24 @@ def title_keys(words: list[str], stems: list[str]) -> list[str]:
 
 def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_all: list[str],
                     content: list[str], typing: bool, df: Callable[[str, str], int],
-                    idf: Callable[[int], float]) -> list[Part]:
+                    idf: Callable[[int], float],
+                    hyphenated: set[tuple[str, str]] | None = None) -> list[Part]:
     """``words``/``stems_all``: every query word as typed and stemmed; ``content``: the stems of
-    its content words (no stop words, no repeats); ``typing``: the last word is unfinished."""
+    its content words (no stop words, no repeats); ``typing``: the last word is unfinished;
+    ``hyphenated``: pairs of stems that are one hyphenated word of the query, which count as a
+    pair only side by side ("self-supervised" is not "Self-Joint Supervised")."""
+    hyphenated = hyphenated or set()
     out: list[Part] = []
     stems = [x for x in stems_all if x]
 
     def phrase(ws: list[str], boost: float, slop: int) -> Part:
         most = bm25_max(boost, sum(idf(df("title", x)) for x in ws))
-        return Part(
-            Query.boost_query(Query.phrase_query(schema, "title", phrase_words(ws), slop=slop), boost),
-            most, frozenset(ws))
+        q = Query.boost_query(Query.phrase_query(schema, "title", phrase_words(ws), slop=slop), boost)
+        tight = [p for p in pairwise(ws) if p in hyphenated] if slop else []
+        if tight:       # a loose phrase still needs each hyphenated word's parts side by side
+            q = Query.boolean_query([(Occur.Must, q), *((Occur.Must, Query.const_score_query(
+                Query.phrase_query(schema, "title", phrase_words(list(p)), slop=0), 0.0)) for p in tight)])
+        return Part(q, most, frozenset(ws))
 
     # consecutive content words near each other in the title (not the word still being typed)
     pairs = [(a, b) for a, b in pairwise(content) if a and b and a != b]

@@ -64,6 +64,7 @@ class QTerm:
     prefix: bool       # the user may still be typing it
     known: int = 0     # papers that have it in any field (rough: summed document frequencies)
     verbatim: int = 1  # papers with the word exactly as typed in the title or a name
+    joined: bool = False   # the next token is of the same hyphenated word ("self" of "self-supervised")
 
 
 @dataclass(slots=True)
@@ -150,7 +151,8 @@ class TextQueryBuilder:
             for ti, tok in enumerate(toks):
                 stem = analyzers.stem(tok)
                 last = pq.prefix_last and wi == len(pq.words) - 1 and ti == len(toks) - 1
-                out.append(QTerm(tok, stem, tok in analyzers.STOP_WORDS and not joined, last))
+                out.append(QTerm(tok, stem, tok in analyzers.STOP_WORDS and not joined, last,
+                                 joined=ti < len(toks) - 1))
         return out
 
     def build(self, pq: ParsedQuery, mode: str = "all") -> TextQuery:
@@ -226,8 +228,9 @@ class TextQueryBuilder:
         # otherwise "diffusion models" would look for titles with a word starting "models",
         # and the stemmed titles have "model".
         typing = bool(terms) and terms[-1].prefix and terms[-1].word in tq.prefixes
+        hyphenated = {(a.stem, b.stem) for a, b in zip(terms, terms[1:], strict=False) if a.joined}
         return proximity_parts(self.schema, self.w, [t.word for t in terms], [t.stem for t in terms],
-                               [t.stem for t in content], typing, self._df, self._idf)
+                               [t.stem for t in content], typing, self._df, self._idf, hyphenated)
 
     def _tiers(self, clauses: list[_Clause], parts: list[Part]) -> list[Tier]:
         """Tier levels for ``clauses`` (all required). Papers with a word in an author's name
