@@ -99,7 +99,7 @@ def entries(b: bridge.Bridge) -> tuple[Counter[str], list[tuple[str, str, str | 
         if len(zh) < bridge.MIN_CHARS or not en or not glossary.has_chinese(zh):
             continue
         counts["rare"] += len(b.papers_with(zh, glossary.containing(zh))) < bridge.MIN_PAPERS
-        b.guess.cache_clear()
+        b.forget()
         t0 = time.perf_counter()
         g = b.learn(zh, glossary.containing)
         times.append((time.perf_counter() - t0) * 1000)
@@ -179,7 +179,7 @@ def latency(searcher: Searcher, b: bridge.Bridge, n: int) -> dict[str, dict[str,
     times: dict[str, list[float]] = {"learned, first": [], "learned, again": [], "seeded": []}
     searcher.search(SearchRequest(q="热身", per_page=20))
     for zh in learned:
-        live.guess.cache_clear()
+        live.forget()
         for kind in ("learned, first", "learned, again"):
             t0 = time.perf_counter()
             searcher.search(SearchRequest(q=zh, per_page=20))

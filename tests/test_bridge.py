@@ -88,6 +88,16 @@ def test_too_little_evidence_gives_no_guess(small: bridge.Bridge) -> None:
     assert small.guess("没有的词") is None                              # in no summary
 
 
+def test_one_query_makes_at_most_its_budget_of_guesses(small: bridge.Bridge) -> None:
+    """Hundreds of characters no entry covers (a hostile query) cost a bounded number of guesses."""
+    small.forget()
+    budget = bridge.Budget(left=5)
+    hostile = " ".join(chr(0x9000 + 2 * i) + chr(0x9001 + 2 * i) for i in range(200))   # 200 words
+    tr = glossary.translate(hostile, lambda zh: small.learn(zh, lambda _: (), budget))
+    assert budget.left == 0 and small.remembered <= 5 and tr.unknown
+    assert small.learn("三维重建") is not None       # without a budget, nothing is refused
+
+
 def test_a_word_with_no_guess_of_its_own_is_tried_as_two(small: bridge.Bridge) -> None:
     got = small.learn("重建持续学习")
     assert got is not None and got[0] == "reconstruction continual learning"

@@ -25,7 +25,6 @@ import threading
 import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -130,6 +129,17 @@ def write(papers: Iterable[tuple[str, str, str]], path: Path) -> int:
     return len(lines)
 
 
+CACHE_SIZE = 4096          # guesses a searcher remembers (then it starts again)
+QUERY_GUESSES = 16         # guesses (not remembered before) one query may make: 2-7 ms each
+
+
+@dataclass(slots=True)
+class Budget:
+    """How many more words one query may have guessed (Bridge.guess)."""
+
+    left: int = QUERY_GUESSES
+
+
 @dataclass(frozen=True, slots=True)
 class Guess:
     zh: str
@@ -153,7 +163,7 @@ class Bridge:
         self.error: str | None = None
         self._rows: list[np.ndarray] = []
         self._df = np.zeros(0)
-        self.guess = lru_cache(maxsize=4096)(self._guess)
+        self._cache: dict[tuple[str, tuple[str, ...]], Guess | None] = {}
 
     @property
     def available(self) -> bool:
@@ -192,20 +202,49 @@ class Bridge:
         """Each summary's Chinese (simplified, its runs separated by spaces), by row."""
         return self._text.split("\n") if self.load() else []
 
-    def learn(self, zh: str,
-              inside: Callable[[str], tuple[str, ...]] = lambda _: ()) -> tuple[str, int] | None:
+    def guess(self, zh: str, inside: tuple[str, ...] = (), budget: Budget | None = None) -> Guess | None:
+        """``_guess``, remembered (up to CACHE_SIZE words); with a ``budget``, a word not
+        remembered is guessed only while the budget lasts (else None, and it is not remembered:
+        a later query may guess it)."""
+        key = (zh, inside)
+        if key in self._cache:
+            return self._cache[key]
+        if budget is not None:
+            if budget.left <= 0:
+                return None
+            budget.left -= 1
+        g = self._guess(zh, inside)
+        with self._lock:
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()
+            self._cache[key] = g
+        return g
+
+    @property
+    def remembered(self) -> int:
+        return len(self._cache)
+
+    def forget(self) -> None:
+        """Drop the remembered guesses (benchmarks time them uncached)."""
+        with self._lock:
+            self._cache.clear()
+
+    def learn(self, zh: str, inside: Callable[[str], tuple[str, ...]] = lambda _: (),
+              budget: Budget | None = None) -> tuple[str, int] | None:
         """``search.glossary``'s Learn: the English for a Chinese word and the number of summaries
         that have it (``inside(w)``: the known longer words that contain ``w``). A word with no
         guess of its own may be two that have one (生成对抗网络: 生成对抗 + 网络, each perhaps two
         again), split where the weaker part has the most evidence; words of more than
-        ``MAX_SPLIT`` characters are not split (the number of parts to try grows fast)."""
+        ``MAX_SPLIT`` characters are not split (the number of parts to try grows fast). A query
+        passes one ``budget`` to all its calls: a hostile one (hundreds of unknown characters)
+        costs at most its guesses, ~3 ms each."""
         zh = to_simplified_chinese(zh)
         memo: dict[str, tuple[str, int] | None] = {}
 
         def parts(w: str) -> tuple[str, int] | None:
             if w in memo:
                 return memo[w]
-            g = self.guess(w, inside(w))
+            g = self.guess(w, inside(w), budget)
             best = (g.en, g.papers) if g is not None else None
             if best is None and len(w) <= MAX_SPLIT:
                 for k in range(MIN_CHARS, len(w) - MIN_CHARS + 1):
@@ -257,7 +296,7 @@ class Bridge:
         with np.errstate(divide="ignore", invalid="ignore"):
             ochiai = shared / np.sqrt(n * self._df)
         g2[(shared < MIN_SHARED) | (shared * total <= self._df * n) | ~(ochiai >= MIN_OCHIAI)] = 0.0
-        top = np.argsort(-g2)[:32]
+        top = np.argpartition(-g2, 32)[:32] if len(g2) > 32 else np.arange(len(g2))   # (unordered)
         # equal evidence (the same papers): the longer phrase, the more specific ("continual
         # learning" and "continual" in the same papers), then by name, so a guess is stable
         best = sorted((int(i) for i in top if g2[i] >= MIN_G2),

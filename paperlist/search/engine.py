@@ -21,7 +21,7 @@ from tantivy import Occur, Query
 
 from ..index import fulltext
 from ..index.bridge import DIR as BRIDGE_DIR
-from ..index.bridge import Bridge
+from ..index.bridge import Bridge, Budget
 from . import glossary, paging, semantic
 from . import hits as stored
 from .facets import count_facets
@@ -162,7 +162,8 @@ class Searcher:
         t0 = time.perf_counter()
         check_request(req)
         gen = self._generation()
-        tr = glossary.translate(req.q, lambda zh: gen.bridge.learn(zh, glossary.containing))
+        budget = Budget()           # one query's guesses, whatever it holds (index.bridge)
+        tr = glossary.translate(req.q, lambda zh: gen.bridge.learn(zh, glossary.containing, budget))
         plan = self._plan(gen, req, tr.query)
         # Chinese nothing translated stands for itself by the papers whose summary has it
         seeds = tuple(seed_ids(gen.bridge, tr.unknown)) if tr.unknown else ()
