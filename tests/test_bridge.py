@@ -256,6 +256,27 @@ def test_a_generation_without_a_bridge_reports_the_word_unknown(bridge_home: Pat
     assert with_bridge.interpreted["translated"]["unknown"] == []
 
 
+def test_a_broken_bridge_is_found_by_doctor_and_rebuilt_by_repair(bridge_home: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from tests.conftest import run_cli
+
+    home = Path(shutil.copytree(bridge_home, tmp_path / "home"))
+    root = fulltext.index_root(home)
+    gen = fulltext.current_generation(root)
+    assert gen is not None
+    (root / gen / bridge.DIR / "ids.txt").write_text("one\ntwo", "utf-8")       # a damaged file
+    res = Searcher(home).search(SearchRequest(q="鑫淼 bandit"))     # the site still answers
+    assert res.interpreted["translated"]["unknown"] == ["鑫淼"]
+    r = run_cli(home, "doctor")
+    assert r.exit_code == 1 and "its Chinese bridge is broken: 28 summaries, 2 ids" in r.output, r.output
+    r = run_cli(home, "doctor", "--repair")
+    assert r.exit_code == 0 and "repaired index" in r.output, r.output
+    assert run_cli(home, "doctor").exit_code == 0
+    tr = Searcher(home).search(SearchRequest(q="鑫淼")).interpreted["translated"]
+    assert tr["to"] == "reconstruction"
+
+
 def test_the_site_shows_a_learned_word_as_a_guess_in_both_languages(bridge_home: Path) -> None:
     from starlette.testclient import TestClient
 

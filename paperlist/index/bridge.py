@@ -140,6 +140,21 @@ class Budget:
     left: int = QUERY_GUESSES
 
 
+def problem(path: Path) -> str | None:
+    """Why the bridge at ``path`` cannot be used, or None (also when there is none: a corpus
+    without Chinese summaries has none). Cheaper than loading it: the parts must agree."""
+    if not path.exists():
+        return None
+    try:
+        summaries = (path / "zh.txt").read_text("utf-8").count("\n") + 1
+        ids = (path / "ids.txt").read_text("utf-8").count("\n") + 1
+        with (path / "matrix.npz").open("rb") as f, np.load(f) as m:
+            rows = len(m["indptr"]) - 1
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        return f"unreadable ({e})"
+    return None if summaries == ids == rows else f"{summaries} summaries, {ids} ids and {rows} rows"
+
+
 @dataclass(frozen=True, slots=True)
 class Guess:
     zh: str

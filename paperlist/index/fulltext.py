@@ -150,14 +150,16 @@ def content_fingerprint(store: Store) -> str:
 
 
 def is_current(store: Store, home: Path, fingerprint: str | None = None) -> bool:
-    """True when the live generation was built by this index version from exactly these papers."""
+    """True when the live generation was built by this index version from exactly these papers
+    (and its Chinese bridge, if it has one, is whole)."""
     root = index_root(home)
     gen = current_generation(root)
     if gen is None:
         return False
     info = generation_info(root / gen)
     fp = fingerprint if fingerprint is not None else content_fingerprint(store)
-    return info.get("version") == INDEX_VERSION and info.get("fingerprint") == fp
+    return (info.get("version") == INDEX_VERSION and info.get("fingerprint") == fp
+            and bridge.problem(root / gen / bridge.DIR) is None)
 
 
 def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,

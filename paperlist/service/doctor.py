@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from .. import merge
-from ..index import fulltext
+from ..index import bridge, fulltext
 from ..ingest import merge_pending
 from ..stats import is_current as stats_current
 from ..store import Store
@@ -69,6 +69,9 @@ def _index(home: Home, store: Store) -> Check:
     papers = int(str(fulltext.generation_info(root / gen).get("papers", 0)))
     if fulltext.needs_build(home.path):
         return Check("index", False, f"{gen} was built by another index version")
+    broken = bridge.problem(root / gen / bridge.DIR)
+    if broken:
+        return Check("index", False, f"{gen}: its Chinese bridge is broken: {broken}")
     if not fulltext.is_current(store, home.path):
         return Check("index", False, f"{gen} ({papers:,} papers) was built from other papers "
                                      f"(the store has {store.count_papers():,})")
