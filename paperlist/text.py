@@ -172,6 +172,11 @@ _PAIRS = (
 _TO_SIMPLIFIED = {_PAIRS[i + 1]: _PAIRS[i] for i in range(0, len(_PAIRS), 2)}
 
 
+# Han characters (CJK unified ideographs, extension A, compatibility ideographs): what the Chinese
+# glossary translates (search.glossary) and the Chinese bridge reads (index.bridge)
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+
+
 def to_simplified_chinese(text: str) -> str:
     """Traditional characters folded to simplified ones (those the glossary uses: 擴散 -> 扩散)."""
     return "".join(_TO_SIMPLIFIED.get(c, c) for c in text)

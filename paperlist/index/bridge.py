@@ -1,13 +1,14 @@
 """Chinese words our glossary lacks, learned from the papers that have a Chinese summary.
 
 A source gives some papers a Chinese summary beside their English title and abstract (the ICLR
-2026 export: 4,302 papers). That is a bilingual corpus about exactly our subject. For a Chinese
-word the glossary does not know (``search.glossary`` reports it as unknown), the English word or
-two-word phrase most associated with it is the one whose papers overlap most with the papers
-whose summary contains the word: Dunning's log-likelihood ratio (G²) of the 2×2 table "summary has
-the Chinese word" × "English text has the term", over these papers only. 重建 gives
-"reconstruction", 记忆 "memory", 架构 "architectures"; the glossary's own entries, hidden from it,
-are recovered at the rates ``benchmarks/bridge_eval.py`` measures.
+2026 export: 4,241 papers once the summaries' template lines are left out). That is a bilingual
+corpus about exactly our subject. For a Chinese word the glossary does not know
+(``search.glossary`` asks ``Bridge.learn``), the English word or two- or three-word phrase most
+associated with it is the one whose papers overlap most with the papers whose summary contains
+the word: Dunning's log-likelihood ratio (G²) of the 2×2 table "summary has the Chinese word" ×
+"English text has the term", over these papers only, with an overlap floor (see ``_guess``).
+遥感 gives "remote sensing", 奖励黑客 "reward hacking"; the glossary's own entries, hidden from
+it, are recovered at the rates ``benchmarks/bridge_eval.py`` measures.
 
 Built with each index generation (``write``, into ``<generation>/zh_bridge``: the summaries'
 Chinese text, one line per paper, and a paper × term matrix), read lazily by the searcher
@@ -19,6 +20,7 @@ searcher shows every guess as one, so a wrong one can be seen and corrected.
 from __future__ import annotations
 
 import bisect
+import itertools
 import logging
 import re
 import threading
@@ -29,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..text import to_simplified_chinese
+from ..text import HAN, to_simplified_chinese
 from .analyzers import STOP_WORDS
 
 log = logging.getLogger(__name__)
@@ -53,7 +55,9 @@ _STOP = STOP_WORDS | _MORE_STOP
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
 _CLAUSE = re.compile(r"[^\w\s-]+|\n")        # punctuation, and the line between title and abstract
 _MARKS = re.compile(r"^[\s\-*•>#]*(?:\d+[.)、]\s*)?")
-_NOT_CJK = re.compile(r"[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_NOT_CJK = re.compile(f"[^{HAN}]+")
+# what a damaged or half-copied bridge raises when it is read
+_BROKEN = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
 
 
 def english_terms(text: str) -> tuple[set[str], set[str]]:
@@ -150,7 +154,7 @@ def problem(path: Path) -> str | None:
         ids = (path / "ids.txt").read_text("utf-8").count("\n") + 1
         with (path / "matrix.npz").open("rb") as f, np.load(f) as m:
             rows = len(m["indptr"]) - 1
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+    except _BROKEN as e:
         return f"unreadable ({e})"
     return None if summaries == ids == rows else f"{summaries} summaries, {ids} ids and {rows} rows"
 
@@ -192,7 +196,7 @@ class Bridge:
                 try:
                     self._read()
                     self._loaded = True
-                except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:   # broken: none
+                except _BROKEN as e:   # broken: no bridge
                     self.error = f"{self.path}: {e}"
                     log.warning("Chinese bridge unreadable, not used: %s", self.error)
             return self._loaded
@@ -203,7 +207,7 @@ class Bridge:
         lines = (self.path / "terms.txt").read_text("utf-8").split("\n")
         with (self.path / "matrix.npz").open("rb") as f, np.load(f) as m:   # our handle: closed on error
             indptr, indices = m["indptr"], m["indices"]
-        starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+        starts = [0, *itertools.accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
         if not (len(starts) == len(ids) == len(indptr) - 1) or (len(indices) and indices.max() >= len(lines)):
             raise ValueError(f"{len(starts)} summaries, {len(ids)} ids, {len(indptr) - 1} rows and "
                              f"{len(lines)} terms do not match")

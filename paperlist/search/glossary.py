@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
+from ..text import HAN
 from ..text import to_simplified_chinese as to_simplified
 from .model import Translated, TranslatedTerm
 
 # Chinese (simplified) -> (English, summaries it was learned from), or None (the engine gives
 # index.bridge.Bridge.learn, told which glossary entries contain a word: ``containing``)
 Learn = Callable[[str], "tuple[str, int] | None"]
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK = re.compile(f"[{HAN}]+")
 _FIELD_VALUE = re.compile(r"[A-Za-z_]+:(?:\"[^\"]*\"?|\S+)")
 _PUNCT = str.maketrans({"，": " ", "。": " ", "、": " ", "；": " ", "：": ":", "（": " ", "）": " ",
                         "？": " ", "！": " ", "“": '"', "”": '"', "《": " ", "》": " ", "·": " "})
