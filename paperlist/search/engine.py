@@ -22,7 +22,7 @@ from tantivy import Occur, Query
 from ..index import fulltext
 from ..index.bridge import DIR as BRIDGE_DIR
 from ..index.bridge import Bridge, Budget
-from . import glossary, paging, semantic
+from . import central, glossary, paging, semantic
 from . import hits as stored
 from .facets import count_facets
 from .filters import filter_queries, secondary_versions
@@ -179,6 +179,10 @@ class Searcher:
             fused, mode = self._untranslated(gen, plan, tr, list(seeds), req.mode != "keyword")
         offset = (req.page - 1) * req.per_page
         browse = not plan.pq.has_text and not untranslated
+        if (fused is None and not browse and req.mode == "auto" and req.sort == "relevance"
+                and self.semantic.unavailable() is None):
+            plan.reorder = central.reorderer(gen.searcher, self.semantic, plan.pq.words)
+            plan.window = central.WINDOW
         by_year = req.sort in ("newest", "oldest")
         while True:
             if by_year or not self.parallel or not self.spare.acquire():

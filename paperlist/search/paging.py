@@ -3,6 +3,7 @@ the query is broad, see tiers.py), by year, title, citations or rating, or in br
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,9 @@ class Plan:
     filters: Filters
     text: TextQuery
     dims: dict[str, list[tuple[Occur, tantivy.Query]]] = field(default_factory=dict)
+    # reorders the first ``window`` relevance hits (best first; search.central), or None
+    reorder: Callable[[list[Addr]], list[Addr]] | None = None
+    window: int = 0
 
     def query(self, without: str | None = None, ranked: bool = True) -> tantivy.Query:
         """The whole query; ``without`` leaves one filter dimension out (for its facet);
@@ -45,6 +49,7 @@ class Step:
     limit: int
     options: dict[str, Any]
     bound: float | None = None
+    post: Callable[[list[Addr]], list[Addr]] | None = None   # makes the page of the hits found
 
 
 def counted_page(s: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, req: SearchRequest, browse: bool,
@@ -76,14 +81,25 @@ def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int,
         return [Step(query, limit, {"offset": offset, "order_by_field": "rating_rank", "order": Order.Asc})]
     if browse:
         return [Step(query, limit, {"offset": offset, "order_by_field": "browse_rank", "order": Order.Asc})]
+    post = None
+    if plan.reorder is not None and offset < plan.window:
+        # the reordered window is searched whole, then the page is cut from it (every page
+        # within the window sees the same order)
+        post = _cut(plan.reorder, offset, limit)
+        offset, limit = 0, max(plan.window, offset + limit)
     ranked = {"offset": offset, "weight_by_field": "prior"}
     out = []
     if tier is None:
         tier = plan.text.expected >= BROAD
     if tier and plan.text.tiering is not None:
-        out = [Step(combine(query, [(Occur.Must, t.query)]), limit, ranked, t.bound)
+        out = [Step(combine(query, [(Occur.Must, t.query)]), limit, ranked, t.bound, post)
                for t in plan.text.tiering()]
-    return out + [Step(query, limit, ranked)]
+    return out + [Step(query, limit, ranked, post=post)]
+
+
+def _cut(reorder: Callable[[list[Addr]], list[Addr]], offset: int,
+         limit: int) -> Callable[[list[Addr]], list[Addr]]:
+    return lambda hits: reorder(hits)[offset:offset + limit]
 
 
 def run(s: tantivy.Searcher, todo: list[Step]) -> list[Addr]:
@@ -91,7 +107,7 @@ def run(s: tantivy.Searcher, todo: list[Step]) -> list[Addr]:
     for step in todo:
         hits = s.search(step.query, step.limit, count=False, **step.options).hits
         if step.bound is None or (len(hits) == step.limit and hits[-1][0] > step.bound):
-            return hits
+            return step.post(hits) if step.post is not None else hits
     return []
 
 

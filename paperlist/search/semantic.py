@@ -236,6 +236,26 @@ class SemanticRanker:
         q = self.query_vector(text, near) if vi is not None and ids else None
         return {} if vi is None or q is None else vi.scores(q, ids)
 
+    def centrality(self, ids: list[str], of: int) -> dict[str, float] | None:
+        """Each listed paper's cosine to the mean vector of the first ``of`` of them (search.central);
+        None without vectors or when none of those has one."""
+        vi = self.vectors()
+        if vi is None:
+            return None
+        import numpy as np
+
+        g = vi.current()
+        have = [(i, pid, g.row[pid]) for i, pid in enumerate(ids) if pid in g.row]
+        if not have or have[0][0] >= of:
+            return None
+        sub = np.asarray(g.mat[np.array([r for _, _, r in have])], dtype=np.float32)
+        c = sub[:sum(i < of for i, _, _ in have)].mean(axis=0)
+        norm = float(np.linalg.norm(c))
+        if norm <= 0:
+            return None
+        sims = sub @ (c / norm)
+        return {pid: float(x) for (_, pid, _), x in zip(have, sims, strict=True)}
+
     def near(self, ids: list[str], limit: int = VECTOR_K) -> list[tuple[str, float]] | None:
         """The papers nearest the mean of these papers' vectors (they are among them), best first;
         None without vectors or when none of them has one."""

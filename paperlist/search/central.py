@@ -1,0 +1,62 @@
+"""Topic centrality: within the first page of a broad topic query, the papers at the topic's
+centre come before its niche variants (issue 18).
+
+A topic query ("self-supervised learning", "diffusion models") has dozens of papers whose
+title has every word, and keyword scores barely tell "Revisiting Self-Supervised Visual
+Representation Learning" from "Self-Supervised Learning of Motion Capture": both titles name
+the topic. What tells them apart is what the rest of the paper is about. With paper vectors,
+the mean of the top ``CENTROID_OF`` papers' vectors is the topic as the corpus writes it (no
+query encoding: it costs a few dot products, and works as well for a translated Chinese query),
+and a paper's cosine to that mean is how central it is. The first ``WINDOW`` papers (exactly
+keyword search's first ``WINDOW``) are reordered by ``score / best score + WEIGHT * cosine``;
+later pages are unchanged, so every page of a search agrees with the others.
+
+It is left out where keyword order is the answer: a query that is a paper's title (the title
+was typed: ``semantic.names_title``), explicit keyword mode, narrow queries (fewer than
+``tiers.TIER_MIN_MATCHES`` expected matches: a few papers, judged on their words) and
+searches without vectors. ``benchmarks/topical_eval.py`` measures it (BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tantivy
+
+from . import hits as stored
+from .paging import Addr
+from .semantic import SemanticRanker, names_title
+
+WINDOW = 50          # the papers reordered: the first two and a half pages of 20
+CENTROID_OF = 30     # the papers whose mean vector is the topic
+WEIGHT = 0.4         # a cosine 0.1 nearer the topic's centre is worth 4% of the best score
+
+
+def order(scores: list[float], cosines: list[float | None]) -> list[int]:
+    """The new order of a window (indexes into it): by ``score / best + WEIGHT * cosine``; a
+    paper without a vector counts the window's mean cosine. Ties keep keyword order."""
+    known = [c for c in cosines if c is not None]
+    if not scores or not known or scores[0] <= 0:
+        return list(range(len(scores)))
+    mean = sum(known) / len(known)
+    best = scores[0]
+    key = [s / best + WEIGHT * (mean if c is None else c) for s, c in zip(scores, cosines, strict=True)]
+    return sorted(range(len(scores)), key=lambda i: (-key[i], i))
+
+
+def reorderer(searcher: tantivy.Searcher, ranker: SemanticRanker,
+              words: list[str]) -> Callable[[list[Addr]], list[Addr]]:
+    """The function that reorders a window of keyword hits (best first) by centrality."""
+    def reorder(hits: list[Addr]) -> list[Addr]:
+        window = hits[:WINDOW]
+        if len(window) < 2:
+            return hits
+        docs = [stored.doc(searcher, addr) for _, addr in window]
+        if names_title(words, str(docs[0].get("title_plain") or docs[0].get("title") or "")):
+            return hits
+        cos = ranker.centrality([str(d.get("id")) for d in docs], CENTROID_OF)
+        if not cos:
+            return hits
+        new = order([float(sc) for sc, _ in window], [cos.get(str(d.get("id"))) for d in docs])
+        return [window[i] for i in new] + hits[WINDOW:]
+    return reorder
