@@ -87,3 +87,9 @@ def test_pages_after_the_window_keep_keyword_order(home: Path, monkeypatch: pyte
 def test_a_typed_title_keeps_its_paper_first(home: Path) -> None:
     s = Searcher.open(home)
     assert titles(s, NICHE.lower())[0] == NICHE
+
+
+def test_a_query_with_an_authors_name_keeps_keyword_order(home: Path) -> None:
+    s = Searcher.open(home)
+    q = "ann self-supervised learning"                  # every paper here is by an Ann
+    assert titles(s, q) == titles(s, q, mode="keyword") and titles(s, q)[0] == NICHE

@@ -29,7 +29,8 @@ from .prior import prior
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
 PRIOR_INDEXED_SINCE = 13      # generations from this version index ``prior`` (tiers.important_papers)
-INDEX_VERSION = 15             # 15: the Chinese bridge; 14: -alize words kept apart (analyzers.protect)
+# 16: importance weighs twice; 15: the Chinese bridge; 14: -alize words kept apart (analyzers.protect)
+INDEX_VERSION = 16
 INFO_FILE = "paperlist.json"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.

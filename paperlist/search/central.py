@@ -12,9 +12,11 @@ keyword search's first ``WINDOW``) are reordered by ``score / best score + WEIGH
 later pages are unchanged, so every page of a search agrees with the others.
 
 It is left out where keyword order is the answer: a query that is a paper's title (the title
-was typed: ``semantic.names_title``), explicit keyword mode, narrow queries (fewer than
-``tiers.TIER_MIN_MATCHES`` expected matches: a few papers, judged on their words) and
-searches without vectors. ``benchmarks/topical_eval.py`` measures it (BENCHMARKS.md).
+was typed: ``semantic.names_title``) or has a name of its best hit's authors (someone's paper
+was asked for: "Hinton description length"), explicit keyword mode, sorts other than relevance
+and searches without vectors. Narrow queries are reordered too: their few papers are on topic,
+and the reordering only ever weighs 40% of a cosine against the keyword scores.
+``benchmarks/topical_eval.py`` measures it (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Callable
 
 import tantivy
 
+from ..text import words as text_words
 from . import hits as stored
 from .paging import Addr
 from .semantic import SemanticRanker, names_title
@@ -44,6 +47,13 @@ def order(scores: list[float], cosines: list[float | None]) -> list[int]:
     return sorted(range(len(scores)), key=lambda i: (-key[i], i))
 
 
+def names_author(words: list[str], authors: list[str]) -> bool:
+    """Whether a query word is a name of one of these authors ("Hinton description length"): the
+    query asks for someone's paper, which keyword search finds by the name."""
+    names = {w for a in authors for w in text_words(a)}
+    return any(w in names for w in text_words(" ".join(words)))
+
+
 def reorderer(searcher: tantivy.Searcher, ranker: SemanticRanker,
               words: list[str]) -> Callable[[list[Addr]], list[Addr]]:
     """The function that reorders a window of keyword hits (best first) by centrality."""
@@ -52,7 +62,8 @@ def reorderer(searcher: tantivy.Searcher, ranker: SemanticRanker,
         if len(window) < 2:
             return hits
         docs = [stored.doc(searcher, addr) for _, addr in window]
-        if names_title(words, str(docs[0].get("title_plain") or docs[0].get("title") or "")):
+        if (names_title(words, str(docs[0].get("title_plain") or docs[0].get("title") or ""))
+                or names_author(words, docs[0].get("authors") or [])):
             return hits
         cos = ranker.centrality([str(d.get("id")) for d in docs], CENTROID_OF)
         if not cos:
