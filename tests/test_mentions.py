@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from paperlist.index import prior as priors
-from paperlist.index.mentions import MIN_LATER, novelty, phrase
+from paperlist.index.mentions import MIN_LATER, names, novelty, phrase
 
 
 def test_the_phrase_of_a_title_is_its_short_title_or_its_head() -> None:
@@ -35,3 +35,31 @@ def test_a_coined_name_is_novel_and_a_phrase_in_use_is_not(tmp_path: Path) -> No
     # and it becomes part of the prior, bounded
     assert priors.prior(2015, True, "icml", novelty=got["p-coin"]) > priors.prior(2015, True, "icml")
     assert priors.importance(None, None, False, novelty=1e9) == pytest.approx(priors.PRIOR_NAMED)
+
+
+def test_a_paper_is_also_known_by_a_coined_word_of_its_title_or_abstract() -> None:
+    assert names("DARTS: Differentiable Architecture Search", None) == [
+        ["darts", "differentiable", "architecture", "search"], ["darts"]]
+    assert names("A Simple Framework for Contrastive Learning of Visual Representations",
+                 "This paper presents SimCLR: a simple framework.") == [["simclr"]]
+    # an abbreviation in brackets is the paper's own when the title has the words it abbreviates
+    assert names("Bootstrap Your Own Latent - A New Approach to Self-Supervised Learning",
+                 "We introduce Bootstrap Your Own Latent (BYOL), a new approach.") == [["byol"]]
+    assert names("Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks",
+                 "Combining retrieval-augmented generation (RAG) with (BERT) encoders.") == [["rag"]]
+    # words in their own right are not coined names: "Ditto", "Dropout"
+    assert names("Ditto: Fair and Robust Federated Learning Through Personalization",
+                 "We propose Ditto, a method.") == []
+
+
+def test_a_word_many_papers_of_its_year_write_is_not_one_papers_name(tmp_path: Path) -> None:
+    papers = [("p-simclr", 2020, "A Simple Framework for Contrastive Learning of Visual Representations",
+               "This paper presents SimCLR: a framework."),
+              ("p-lvlm", 2024, "Mitigating Hallucinations in Large Vision-Language Models",
+               "Large vision-language models (LVLMs) hallucinate.")]
+    papers += [(f"pre{i}", 2015, f"Early work {i}", "unrelated words") for i in range(100)]
+    papers += [(f"same{i}", 2024, f"Concurrent work {i}", "we study LVLMs") for i in range(2 * MIN_LATER)]
+    papers += [(f"later{i}", 2025, f"Later work {i}", "we compare with SimCLR on LVLMs")
+               for i in range(2 * MIN_LATER)]
+    got = novelty(papers, tmp_path / "work")
+    assert got["p-simclr"] > 5 and "p-lvlm" not in got

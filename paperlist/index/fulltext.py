@@ -29,7 +29,8 @@ from .prior import prior
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
 PRIOR_INDEXED_SINCE = 13      # generations from this version index ``prior`` (tiers.important_papers)
-# 16: importance weighs twice; 15: the Chinese bridge; 14: -alize words kept apart (analyzers.protect)
+# 16: importance weighs twice, papers known by a coined word (mentions.names); 15: the Chinese
+# bridge; 14: -alize words kept apart (analyzers.protect)
 INDEX_VERSION = 16
 INFO_FILE = "paperlist.json"
 
