@@ -181,7 +181,7 @@ class Searcher:
         browse = not plan.pq.has_text and not untranslated
         if (fused is None and not browse and req.mode == "auto" and req.sort == "relevance"
                 and self.semantic.unavailable() is None):
-            plan.reorder = central.reorderer(gen.searcher, self.semantic, plan.pq.words)
+            plan.reorder = central.reorderer(gen.searcher, self.semantic, plan.pq.words, plan.loaded)
             plan.window = central.WINDOW
         by_year = req.sort in ("newest", "oldest")
         while True:

@@ -25,7 +25,7 @@ def hits(s: tantivy.Searcher, plan: Plan, addrs: list[tuple[Any, tantivy.DocAddr
     hl = Highlighter(plan.text.stems, plan.text.fuzzy, plan.text.prefixes) if snippets else None
     out = []
     for score, addr in addrs:
-        d = doc(s, addr)
+        d = plan.loaded.get(key(addr)) or doc(s, addr)
         plain = d["title_plain"]
         out.append(Hit(
             id=d["id"], title=d["title"], title_html=hl.title(plain) if hl else escape(plain),
@@ -36,6 +36,11 @@ def hits(s: tantivy.Searcher, plan: Plan, addrs: list[tuple[Any, tantivy.DocAddr
             score=float(score) if isinstance(score, float) else 0.0, rating=d.get("rating"),
             versions=d.get("versions") or []))
     return out
+
+
+def key(addr: tantivy.DocAddress) -> tuple[int, int]:
+    """A document's address as a dict key (one searcher's: segment and document)."""
+    return addr.segment_ord, addr.doc
 
 
 def doc(s: tantivy.Searcher, addr: tantivy.DocAddress) -> dict[str, Any]:

@@ -32,6 +32,7 @@ class Plan:
     # reorders the first ``window`` relevance hits (best first; search.central), or None
     reorder: Callable[[list[Addr]], list[Addr]] | None = None
     window: int = 0
+    loaded: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)   # stored docs read
 
     def query(self, without: str | None = None, ranked: bool = True) -> tantivy.Query:
         """The whole query; ``without`` leaves one filter dimension out (for its facet);
