@@ -11,7 +11,7 @@ import socket
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -42,6 +42,30 @@ def pytest_configure(config: pytest.Config) -> None:
 def run_cli(home: Path, *args: str) -> Result:
     """Run `paperlist --home HOME ARGS...` in-process; stdout and stderr kept apart."""
     return CliRunner().invoke(main, ["--home", str(home), *args], catch_exceptions=False)
+
+
+def publish_vectors(home: Path, near: Callable[[str], bool], pull: float, seed: int) -> dict[str, object]:
+    """Publish a vector for every paper of ``home``'s store (no model needed): random, plus ``pull``
+    times one shared direction for the papers whose title is ``near``, so they are each other's
+    neighbours. Returns the vectors by paper id. Needs numpy and usearch (the semantic extra)."""
+    import numpy as np
+
+    from paperlist.index.vectors import content_hash, publish
+
+    store = Store(home / "paperlist.db", readonly=True)
+    rng = np.random.default_rng(seed)
+    shared = rng.normal(size=384)
+    rows, cache, vecs = [], {}, {}
+    for pid, venue, year, title, _abstract in store.iter_embed_items():
+        v = rng.normal(size=384) + (pull * shared if near(title) else 0)
+        v = (v / np.linalg.norm(v)).astype(np.float32)
+        h = content_hash(title, 128)
+        rows.append((pid, venue, year, h))
+        cache[h] = v
+        vecs[pid] = v
+    publish(home, rows, cache, 128)
+    store.close()
+    return vecs
 
 
 def snapshot(db_path: Path) -> list[str]:

@@ -13,7 +13,7 @@ from paperlist.index import analyzers, bridge, fulltext
 from paperlist.models import Record
 from paperlist.names import make_authors
 from paperlist.search import Searcher, SearchRequest, glossary
-from tests.conftest import shared_data
+from tests.conftest import publish_vectors, shared_data
 
 FILLER = ["graph", "kernel", "policy", "sparse", "token", "audio", "robot", "bandit", "causal", "privacy",
           "protein", "tabular", "ranking", "speech", "fairness", "pruning"]
@@ -196,24 +196,9 @@ def bridge_vec_home(bridge_home: Path, tmp_path_factory: pytest.TempPathFactory)
     reconstruction papers share a direction (they are each other's neighbours)."""
     import shutil
 
-    import numpy as np
-
-    from paperlist.index.vectors import content_hash, publish
-    from paperlist.store import Store
-
+    pytest.importorskip("numpy", reason="vectors need numpy (pip install 'paperlist[semantic]')")
     home = Path(shutil.copytree(bridge_home, tmp_path_factory.mktemp("bridge-vec") / "home"))
-    store = Store(home / "paperlist.db", readonly=True)
-    rng = np.random.default_rng(3)
-    shared = rng.normal(size=384)
-    rows, cache = [], {}
-    for pid, venue, year, title, _ in store.iter_embed_items():
-        near = title == "Quotient Space Sampling" or title in NEIGHBOURS
-        v = rng.normal(size=384) + (8 * shared if near else 0)
-        h = content_hash(title, 128)
-        rows.append((pid, venue, year, h))
-        cache[h] = (v / np.linalg.norm(v)).astype(np.float32)
-    publish(home, rows, cache, 128)
-    store.close()
+    publish_vectors(home, lambda title: title == "Quotient Space Sampling" or title in NEIGHBOURS, 8, seed=3)
     return home
 
 

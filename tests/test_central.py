@@ -10,7 +10,9 @@ import pytest
 
 from paperlist.search import Searcher, SearchRequest, central
 
-np = pytest.importorskip("numpy", reason="topic centrality needs numpy (pip install 'paperlist[semantic]')")
+from .conftest import publish_vectors
+
+pytest.importorskip("numpy", reason="topic centrality needs numpy (pip install 'paperlist[semantic]')")
 pytest.importorskip("usearch", reason="paper vectors need usearch (pip install 'paperlist[semantic]')")
 
 # the niche variant has the shortest title, so keyword search alone ranks it first
@@ -34,7 +36,6 @@ def test_order_prefers_the_centre_among_close_scores_and_keeps_ties() -> None:
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from paperlist.index import fulltext
-    from paperlist.index.vectors import content_hash, publish
     from paperlist.ingest import ingest
     from paperlist.store import Store
 
@@ -47,16 +48,8 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     store = Store(home / "paperlist.db")
     assert ingest(store, [str(home / "src")], jobs=1).failed == 0
     fulltext.build(store, home)
-    rng = np.random.default_rng(1)
-    topic = rng.normal(size=384)
-    rows, cache = [], {}
-    for pid, venue, year, title, _abstract in store.iter_embed_items():
-        v = rng.normal(size=384) + (0 if title == NICHE else 4 * topic)
-        h = content_hash(title, 128)
-        rows.append((pid, venue, year, h))
-        cache[h] = (v / np.linalg.norm(v)).astype(np.float32)
-    publish(home, rows, cache, 128)
     store.close()
+    publish_vectors(home, lambda title: title != NICHE, 4, seed=1)
     return home
 
 

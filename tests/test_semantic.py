@@ -15,6 +15,8 @@ from paperlist.search.semantic import SemanticRanker, rrf, wants_semantic
 from paperlist.search.similar import similar_papers
 from paperlist.store import Store
 
+from .conftest import publish_vectors
+
 
 def test_rrf_rewards_agreement_and_keeps_first_list_on_ties() -> None:
     fused = rrf([["a", "b", "c"], ["c", "b", "d"]])
@@ -57,23 +59,8 @@ pytest.importorskip("usearch", reason="semantic search needs usearch (pip instal
 def _home_with_vectors(src: Path, dst: Path) -> tuple[Path, dict[str, object]]:
     """A copy of a search home with a vector for every paper: random, except that papers whose
     title has "Diffusion" share one direction (so they are each other's neighbours)."""
-    from paperlist.index.vectors import content_hash, publish
-
     shutil.copytree(src, dst)
-    store = Store(dst / "paperlist.db", readonly=True)
-    rng = np.random.default_rng(0)
-    diffusion = rng.normal(size=384)
-    rows, cache, vecs = [], {}, {}
-    for pid, venue, year, title, _abstract in store.iter_embed_items():
-        v = rng.normal(size=384) + (6 * diffusion if "Diffusion" in title else 0)
-        v = (v / np.linalg.norm(v)).astype(np.float32)
-        h = content_hash(title, 128)
-        rows.append((pid, venue, year, h))
-        cache[h] = v
-        vecs[pid] = v
-    publish(dst, rows, cache, 128)
-    store.close()
-    return dst, vecs
+    return dst, publish_vectors(dst, lambda title: "Diffusion" in title, 6, seed=0)
 
 
 @pytest.fixture(scope="module")
