@@ -204,15 +204,10 @@ class SemanticRanker:
     def _centroid(self, ids: tuple[str, ...] | list[str]) -> Any | None:
         """The unit mean of these papers' vectors (None without vectors or when none has one)."""
         vi = self.vectors()
-        g = vi.current() if vi is not None else None
-        vecs = [v for v in (g.vector(pid) for pid in ids) if v is not None] if g is not None else []
-        if not vecs:
+        if vi is None:
             return None
-        import numpy as np
-
-        c = np.mean(np.asarray(vecs, dtype=np.float32), axis=0)
-        norm = float(np.linalg.norm(c))
-        return c / norm if norm > 0 else None
+        _, sub = _rows(vi.current(), ids)
+        return None if sub is None else _unit_mean(sub)
 
     def rank(self, text: str, filters: Filters | None = None, limit: int = VECTOR_K,
              near: tuple[str, ...] = ()) -> list[tuple[str, float]]:
@@ -242,19 +237,12 @@ class SemanticRanker:
         vi = self.vectors()
         if vi is None:
             return None
-        import numpy as np
-
-        g = vi.current()
-        have = [(i, pid, g.row[pid]) for i, pid in enumerate(ids) if pid in g.row]
-        if not have or have[0][0] >= of:
+        have, sub = _rows(vi.current(), ids)
+        first = sum(i < of for i, _ in have)
+        c = _unit_mean(sub[:first]) if sub is not None and first else None
+        if sub is None or c is None:
             return None
-        sub = np.asarray(g.mat[np.array([r for _, _, r in have])], dtype=np.float32)
-        c = sub[:sum(i < of for i, _, _ in have)].mean(axis=0)
-        norm = float(np.linalg.norm(c))
-        if norm <= 0:
-            return None
-        sims = sub @ (c / norm)
-        return {pid: float(x) for (_, pid, _), x in zip(have, sims, strict=True)}
+        return {pid: float(x) for (_, pid), x in zip(have, sub @ c, strict=True)}
 
     def near(self, ids: list[str], limit: int = VECTOR_K) -> list[tuple[str, float]] | None:
         """The papers nearest the mean of these papers' vectors (they are among them), best first;
@@ -270,3 +258,23 @@ class SemanticRanker:
         if g is None or paper_id not in g.row:
             return None
         return g.neighbours(paper_id, limit)
+
+
+def _rows(g: Any, ids: tuple[str, ...] | list[str]) -> tuple[list[tuple[int, str]], Any | None]:
+    """The listed papers that have a vector, as (position in ``ids``, id), and their vectors
+    (float32, read in one go), or None when none has one."""
+    import numpy as np
+
+    have = [(i, pid) for i, pid in enumerate(ids) if pid in g.row]
+    if not have:
+        return have, None
+    return have, np.asarray(g.mat[np.array([g.row[pid] for _, pid in have])], dtype=np.float32)
+
+
+def _unit_mean(sub: Any) -> Any | None:
+    """The mean of these rows scaled to length 1 (None when it is zero)."""
+    import numpy as np
+
+    c = sub.mean(axis=0)
+    norm = float(np.linalg.norm(c))
+    return c / norm if norm > 0 else None
