@@ -314,9 +314,12 @@ class Searcher:
                                          if not c.negated and c.field is None])
         kw: list[tuple[str, float]] = []
         if mode == "hybrid":
-            kw, top_title = self._keyword_candidates(gen, plan)
-            if auto and semantic.names_title(plan.pq.words, top_title):
-                return None
+            hits = self._keyword_candidates(gen, plan)
+            docs = [stored.doc(gen.searcher, a) for _, a in hits[:1]]
+            if auto and docs and semantic.names_title(plan.pq.words, str(docs[0].get("title") or "")):
+                return None         # decided on the first hit alone: the other 99 are not read
+            docs += [stored.doc(gen.searcher, a) for _, a in hits[1:]]
+            kw = [(d["id"], float(sc)) for d, (sc, _) in zip(docs, hits, strict=True)]
         vec = dict(self.semantic.rank(text, plan.filters, semantic.VECTOR_K, near))
         if mode == "hybrid":
             # the keyword candidates' own cosines, so a paper both rankers found is judged on both
@@ -339,20 +342,18 @@ class Searcher:
         plan.text = replace(plan.text, query=ids, match=ids, mode="all", tiering=None)
         return fused
 
-    def _keyword_candidates(self, gen: _Generation, plan: Plan) -> tuple[list[tuple[str, float]], str]:
+    def _keyword_candidates(self, gen: _Generation, plan: Plan) -> list[paging.Addr]:
         """Hybrid's keyword side: the papers with every word, as keyword search ranks them, or when
         no paper has them all (a sentence rarely does), those with most of them. Taking the "most"
         query only then halves hybrid's time (p50 27 -> 14 ms on 4+-word titles: over many words
         it scores a large share of the corpus) and keeps a title typed in full first: known-item
         hit@1 0.982 / 0.985 / 0.982 against 0.980 / 0.983 / 0.981 (BENCHMARKS.md, issue 23)."""
-        def top(text: Any) -> tuple[list[tuple[str, float]], str]:
-            res = gen.searcher.search(Plan(plan.pq, plan.filters, text, plan.dims).query(),
-                                      semantic.KEYWORD_K, weight_by_field="prior")
-            docs = [(stored.doc(gen.searcher, a), float(sc)) for sc, a in res.hits]
-            return [(d["id"], sc) for d, sc in docs], str(docs[0][0].get("title") or "") if docs else ""
+        def top(text: Any) -> list[paging.Addr]:
+            return gen.searcher.search(Plan(plan.pq, plan.filters, text, plan.dims).query(),
+                                       semantic.KEYWORD_K, weight_by_field="prior").hits
 
         every = top(plan.text)
-        return every if every[0] or plan.text.clauses < 3 else top(gen.builder.build(plan.pq, "most"))
+        return every if every or plan.text.clauses < 3 else top(gen.builder.build(plan.pq, "most"))
 
     def _interpreted(self, plan: Plan, browse: bool) -> Interpreted:
         """How the query was understood, for display and debugging: ``mode`` (keyword / browse),
