@@ -8,8 +8,10 @@ the topic. What tells them apart is what the rest of the paper is about. With pa
 the mean of the top ``CENTROID_OF`` papers' vectors is the topic as the corpus writes it (no
 query encoding: it costs a few dot products, and works as well for a translated Chinese query),
 and a paper's cosine to that mean is how central it is. The first ``WINDOW`` papers (exactly
-keyword search's first ``WINDOW``) are reordered by ``score / best score + WEIGHT * cosine``;
-later pages are unchanged, so every page of a search agrees with the others.
+keyword search's first ``WINDOW``) are reordered by ``score / best score + WEIGHT * cosine``,
+and the topic's landmarks (landmarks.py: the most important papers near that mean, whatever
+their titles) join them; later pages keep keyword order without the landmarks, and every page
+is cut from one order, so the pages of a search agree and show each paper once.
 
 It is left out where keyword order is the answer: a query that is a paper's title (the title
 was typed: ``semantic.names_title``) or has a name of its best hit's authors (someone's paper
@@ -25,11 +27,14 @@ from collections.abc import Callable
 from typing import Any
 
 import tantivy
+from tantivy import Occur
 
 from ..text import words as text_words
 from . import hits as stored
-from .paging import Addr
-from .semantic import SemanticRanker, names_title
+from . import landmarks
+from .filters import combine
+from .paging import Addr, Plan
+from .semantic import Centre, SemanticRanker, ids_query, names_title
 
 WINDOW = 30          # the papers reordered: a page and a half of 20 (50: the same figures, +0.3 ms)
 CENTROID_OF = 30     # the papers whose mean vector is the topic
@@ -55,22 +60,58 @@ def names_author(words: list[str], authors: list[str]) -> bool:
     return any(w in names for w in text_words(" ".join(words)))
 
 
-def reorderer(searcher: tantivy.Searcher, ranker: SemanticRanker, words: list[str],
-              loaded: dict[tuple[int, int], dict[str, Any]]) -> Callable[[list[Addr]], list[Addr]]:
-    """The function that reorders a window of keyword hits (best first) by centrality; the stored
-    documents it reads are left in ``loaded`` (by ``hits.key``) for the page's hits."""
+def reorderer(searcher: tantivy.Searcher, schema: tantivy.Schema, ranker: SemanticRanker, plan: Plan,
+              pool: landmarks.Pool | None = None) -> Callable[[list[Addr]], list[Addr]]:
+    """The function that orders a relevance search's hits (best first, from the first): the
+    window reordered by centrality, with the topic's landmarks from ``pool`` (search.landmarks)
+    put in and left out of their later places; the stored documents it reads are left in
+    ``plan.loaded`` (by ``hits.key``), the landmarks that do not match the query in
+    ``plan.added``."""
+    words = plan.pq.words
+
     def reorder(hits: list[Addr]) -> list[Addr]:
+        plan.added, plan.marked = [], set()
         window = hits[:WINDOW]
         if len(window) < 2:
             return hits
         docs = [stored.doc(searcher, addr) for _, addr in window]
-        loaded.update((stored.key(addr), d) for (_, addr), d in zip(window, docs, strict=True))
+        plan.loaded.update((stored.key(addr), d) for (_, addr), d in zip(window, docs, strict=True))
         if (names_title(words, str(docs[0].get("title_plain") or docs[0].get("title") or ""))
                 or names_author(words, docs[0].get("authors") or [])):
             return hits
-        cos = ranker.centrality([str(d.get("id")) for d in docs], CENTROID_OF)
-        if not cos:
+        ids = [str(d.get("id")) for d in docs]
+        centre = ranker.centrality(ids, CENTROID_OF)
+        if centre is None:
             return hits
-        new = order([float(sc) for sc, _ in window], [cos.get(str(d.get("id"))) for d in docs])
-        return [window[i] for i in new] + hits[WINDOW:]
+        new = order([float(sc) for sc, _ in window], [centre.cosines.get(pid) for pid in ids])
+        ordered = [window[i] for i in new]
+        marks = _landmarks(searcher, schema, plan, pool, centre, docs) if pool is not None else []
+        if not marks:
+            return ordered + hits[WINDOW:]
+        taken = plan.marked = {stored.key(a) for _, a in marks}
+        return landmarks.place(ordered, marks) + [h for h in hits[WINDOW:] if stored.key(h[1]) not in taken]
     return reorder
+
+
+def _landmarks(searcher: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, pool: landmarks.Pool,
+               centre: Centre, docs: list[dict[str, Any]]) -> list[Addr]:
+    """The topic's landmarks that the request's filters admit, as hits (most important first);
+    those that do not match the query are listed in ``plan.added``."""
+    exclude = ({str(d.get("id")) for d in docs}
+               | {str(v.get("id")) for d in docs for v in d.get("versions") or []})
+    ids, mat = pool.vectors(centre.generation)
+    chosen = landmarks.pick(ids, mat, centre.vector, list(centre.cosines.values()), exclude)
+    if not chosen:
+        return []
+    these = ids_query(schema, [(pid, 0.0) for pid in chosen])
+    admitted = searcher.search(plan.within(these), len(chosen)).hits
+    matching = {stored.key(a) for _, a in searcher.search(
+        combine(plan.query(ranked=False), [(Occur.Must, these)]), len(chosen)).hits}
+    found: dict[str, tantivy.DocAddress] = {}
+    for _, addr in admitted:
+        d = stored.doc(searcher, addr)
+        plan.loaded[stored.key(addr)] = d
+        found[str(d.get("id"))] = addr
+    out: list[Addr] = [(0.0, found[pid]) for pid in chosen if pid in found]
+    plan.added = [pid for pid in chosen if pid in found and stored.key(found[pid]) not in matching]
+    return out

@@ -26,6 +26,7 @@ from . import central, glossary, paging, semantic
 from . import hits as stored
 from .facets import count_facets
 from .filters import filter_queries, secondary_versions
+from .landmarks import SHOWN, Pool
 from .model import (
     MAX_WINDOW,
     Interpreted,
@@ -60,10 +61,13 @@ class _Generation:
     suggester: Suggester
     secondary: tantivy.Query | None        # the versions that unfiltered searches leave out
     bridge: Bridge                         # Chinese words the glossary lacks, from summaries
+    landmarks: Pool | None                 # the papers that may be a topic's landmarks
 
     def warm(self) -> None:
         self.suggester.warm()
         self.bridge.load()
+        if self.landmarks is not None:
+            self.landmarks.ids()
 
 
 class Searcher:
@@ -147,7 +151,9 @@ class Searcher:
                                    important=important_papers(index.schema)
                                    if version >= fulltext.PRIOR_INDEXED_SINCE else None)
         return _Generation(name, index, searcher, builder, keys, suggester, secondary_versions(index.schema),
-                           Bridge(self.root / name / BRIDGE_DIR))
+                           Bridge(self.root / name / BRIDGE_DIR),
+                           Pool(searcher, index.schema, secondary_versions(index.schema))
+                           if version >= fulltext.PRIOR_INDEXED_SINCE else None)
 
     def _generation(self) -> _Generation:
         self.reload()
@@ -181,8 +187,10 @@ class Searcher:
         browse = not plan.pq.has_text and not untranslated
         if (fused is None and not browse and req.mode == "auto" and req.sort == "relevance"
                 and self.semantic.unavailable() is None):
-            plan.reorder = central.reorderer(gen.searcher, self.semantic, plan.pq.words, plan.loaded)
+            plan.reorder = central.reorderer(gen.searcher, gen.index.schema, self.semantic, plan,
+                                             gen.landmarks)
             plan.window = central.WINDOW
+            plan.extra = SHOWN if gen.landmarks is not None else 0
         by_year = req.sort in ("newest", "oldest")
         while True:
             if by_year or not self.parallel or not self.spare.acquire():
@@ -201,7 +209,7 @@ class Searcher:
                     hits = pending.result()
                 finally:
                     self.spare.release()
-            total = counts.total
+            total = counts.total + len(plan.added)     # landmarks that do not match (landmarks.py)
             looser = _next_mode(plan.text) if fused is None else None
             if total or looser is None:
                 break

@@ -61,6 +61,9 @@ class Hit:
     rating: float | None = None     # mean review rating, None when no source gives reviews
     # the work's other versions (versions.py): id, venue, year, status, published (the one shown)
     versions: list[dict[str, Any]] = field(default_factory=list)
+    # one of the topic's landmarks (search.landmarks): shown for its importance and meaning, and
+    # it may not have the query's words
+    landmark: bool = False
 
 
 @dataclass(slots=True)

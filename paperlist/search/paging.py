@@ -33,12 +33,19 @@ class Plan:
     reorder: Callable[[list[Addr]], list[Addr]] | None = None
     window: int = 0
     loaded: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)   # stored docs read
+    extra: int = 0      # hits ``reorder`` may put in from outside (search.landmarks.SHOWN)
+    added: list[str] = field(default_factory=list)   # ids it put in that do not match the query
+    marked: set[tuple[int, int]] = field(default_factory=set)   # the landmarks it put in (hits.key)
 
     def query(self, without: str | None = None, ranked: bool = True) -> tantivy.Query:
         """The whole query; ``without`` leaves one filter dimension out (for its facet);
         ``ranked=False`` drops the clauses that only add score (cheaper for counting)."""
         clauses = [c for dim, cs in self.dims.items() if dim != without for c in cs]
         return combine(self.text.query if ranked else self.text.match, clauses)
+
+    def within(self, query: tantivy.Query) -> tantivy.Query:
+        """``query`` restricted by the request's filters (not by its text)."""
+        return combine(query, [c for cs in self.dims.values() for c in cs])
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +90,12 @@ def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int,
     if browse:
         return [Step(query, limit, {"offset": offset, "order_by_field": "browse_rank", "order": Order.Asc})]
     post = None
-    if plan.reorder is not None and offset < plan.window:
-        # the reordered window is searched whole, then the page is cut from it (every page
-        # within the window sees the same order)
+    if plan.reorder is not None:
+        # searched from the first hit, then the page is cut from the reordered hits: every page
+        # sees the same order, and a paper the reordering put in earlier is not on a later page
+        # (``extra`` more hits make up for those it takes out)
         post = _cut(plan.reorder, offset, limit)
-        offset, limit = 0, max(plan.window, offset + limit)
+        offset, limit = 0, max(plan.window, offset + limit) + plan.extra
     ranked = {"offset": offset, "weight_by_field": "prior"}
     out = []
     if tier is None:

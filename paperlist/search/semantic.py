@@ -21,6 +21,7 @@ filters, field clauses, facets, paging and snippets work exactly as for keyword 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -231,18 +232,19 @@ class SemanticRanker:
         q = self.query_vector(text, near) if vi is not None and ids else None
         return {} if vi is None or q is None else vi.scores(q, ids)
 
-    def centrality(self, ids: list[str], of: int) -> dict[str, float] | None:
-        """Each listed paper's cosine to the mean vector of the first ``of`` of them (search.central);
-        None without vectors or when none of those has one."""
+    def centrality(self, ids: list[str], of: int) -> Centre | None:
+        """The centre of the first ``of`` listed papers (search.central); None without vectors or
+        when none of those has one."""
         vi = self.vectors()
         if vi is None:
             return None
-        have, sub = _rows(vi.current(), ids)
+        g = vi.current()
+        have, sub = _rows(g, ids)
         first = sum(i < of for i, _ in have)
         c = _unit_mean(sub[:first]) if sub is not None and first else None
         if sub is None or c is None:
             return None
-        return {pid: float(x) for (_, pid), x in zip(have, sub @ c, strict=True)}
+        return Centre({pid: float(x) for (_, pid), x in zip(have, sub @ c, strict=True)}, c, g)
 
     def near(self, ids: list[str], limit: int = VECTOR_K) -> list[tuple[str, float]] | None:
         """The papers nearest the mean of these papers' vectors (they are among them), best first;
@@ -258,6 +260,16 @@ class SemanticRanker:
         if g is None or paper_id not in g.row:
             return None
         return g.neighbours(paper_id, limit)
+
+
+@dataclass(frozen=True, slots=True)
+class Centre:
+    """A topic's centre: the unit mean vector of its first papers (``vector``), each listed
+    paper's cosine to it, and the vector generation they come from."""
+
+    cosines: dict[str, float]
+    vector: Any
+    generation: Any
 
 
 def _rows(g: Any, ids: tuple[str, ...] | list[str]) -> tuple[list[tuple[int, str]], Any | None]:

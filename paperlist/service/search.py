@@ -65,7 +65,7 @@ def hit_data(h: Hit) -> SearchHit:
             "venue": h.venue, "venue_short": h.venue_short, "year": h.year, "status": h.status,
             "accepted": h.accepted, "track": h.track, "citations": h.citations,
             "rating": h.rating, "snippet_html": str(only_marks(h.abstract_html)), "score": round(h.score, 4),
-            "versions": [other_version(v) for v in h.versions]}
+            "versions": [other_version(v) for v in h.versions], "landmark": h.landmark}
 
 
 def other_version(v: dict[str, Any]) -> OtherVersion:

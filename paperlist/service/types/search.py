@@ -35,6 +35,7 @@ class SearchHit(TypedDict):
     snippet_html: str
     score: float
     versions: list[OtherVersion]     # the work's other versions (versions.py), newest first
+    landmark: bool                   # one of the topic's landmarks (search.landmarks)
 
 
 class FacetValue(TypedDict):

@@ -47,6 +47,10 @@ class SearchHit(PaperBrief):
     versions: list[OtherVersion] = Field(default_factory=list, description=(
         "The work's other versions (same title, a shared author, at most 3 years apart). A search "
         "without filters shows each work once, as its published version; filters find every version."))
+    landmark: bool = Field(False, description=(
+        "One of the topic's landmarks: among the library's most important papers (1,000+ citations "
+        "or a name later papers write) and near the topic's centre by meaning, it is on the first "
+        "page whether or not it has the query's words (with paper vectors, auto mode)."))
 
 
 class FacetValue(Model):

@@ -1,0 +1,100 @@
+"""Landmarks: the most important papers at a topic's centre, on its first page even when their
+titles do not name the topic (issue 18).
+
+Keyword search puts a topic's papers first by the words of their titles, and many of the papers
+a topic builds on have none of them: "Towards Deep Learning Models Resistant to Adversarial
+Attacks" for "adversarial examples", "Auto-Encoding Variational Bayes" for "variational
+autoencoders", "Communication-Efficient Learning of Deep Networks from Decentralized Data" for
+"federated learning". With paper vectors, search.central knows the topic's centre (the mean
+vector of the first keyword hits); the landmarks are the ``SHOWN`` most important papers of the
+library (importance of at least ``FROM_CITATIONS`` citations, or a name as much written: see
+index/prior.py) whose cosine to that centre is within ``SLACK`` of the window's ``NEAR``-th best,
+shown at ``AT`` on the first page. A landmark that matches the query is taken from its later
+place (each paper once); one that does not is added to the results (the total counts it, the
+facets count the matching papers). Filters apply to landmarks as to any result.
+
+Measured on benchmarks/topical_eval.py (BENCHMARKS.md): canonical works of broad topics in the
+top 10 54 -> 70 of 225 (English) for nDCG@10 0.901 -> 0.893; three landmarks, or a wider
+slack, bring more papers that are only near the topic.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import tantivy
+from tantivy import FieldType, Occur, Order, Query
+
+from ..index.prior import importance
+from . import hits as stored
+
+FROM_CITATIONS = 1000
+SHOWN = 2            # landmarks on a first page at most (3: +3 canonical works, 12 papers only near)
+AT = (3, 6)          # their places on it (0-based): after the third and the sixth paper
+NEAR = 5             # the window's 5th best cosine to the centre ...
+SLACK = 0.1          # ... less this is as near as a landmark must be (0.05: 63 canonical, not 70)
+
+
+class Pool:
+    """The papers that may be landmarks, most important first: published versions whose
+    importance is at least that of FROM_CITATIONS citations (a few thousand of the library's
+    papers), read from one index generation on first use; their vectors are read once per
+    vector generation."""
+
+    def __init__(self, searcher: tantivy.Searcher, schema: tantivy.Schema,
+                 secondary: tantivy.Query | None) -> None:
+        self._searcher = searcher
+        self._schema = schema
+        self._secondary = secondary
+        self._ids: list[str] | None = None
+        self._rows: tuple[Any, list[str], Any] | None = None     # vector generation, ids, matrix
+        self._lock = threading.Lock()
+
+    def ids(self) -> list[str]:
+        with self._lock:
+            if self._ids is None:
+                floor = importance(FROM_CITATIONS, None, False)
+                q = Query.range_query(self._schema, "prior", FieldType.Float, floor, None)
+                if self._secondary is not None:
+                    q = Query.boolean_query([(Occur.Must, q), (Occur.MustNot, self._secondary)])
+                n = self._searcher.search(q, 1, count=True).count or 0  # type: ignore[attr-defined]
+                found = self._searcher.search(q, max(1, n), order_by_field="prior", order=Order.Desc).hits
+                self._ids = [str(stored.doc(self._searcher, a).get("id")) for _, a in found]
+            return self._ids
+
+    def vectors(self, g: Any) -> tuple[list[str], Any]:
+        """The pool's papers that have a vector in generation ``g`` (most important first) and
+        their vectors."""
+        import numpy as np
+
+        cached = self._rows
+        if cached is not None and cached[0] is g:
+            return cached[1], cached[2]
+        have = [pid for pid in self.ids() if pid in g.row]
+        mat = (np.asarray(g.mat[np.array([g.row[p] for p in have])], dtype=np.float32) if have
+               else np.zeros((0, 1), dtype=np.float32))
+        self._rows = (g, have, mat)
+        return have, mat
+
+
+def pick(ids: list[str], mat: Any, centre: Any, window_cosines: list[float], exclude: set[str]) -> list[str]:
+    """The landmarks of a topic (at most SHOWN, most important first): pool papers (``ids``, their
+    vectors ``mat``) whose cosine to ``centre`` is within SLACK of the window's NEAR-th best,
+    other than ``exclude`` (the window's papers and their versions)."""
+    import numpy as np
+
+    if not window_cosines or not len(ids):
+        return []
+    best = sorted(window_cosines, reverse=True)
+    floor = best[min(NEAR, len(best)) - 1] - SLACK
+    near = np.flatnonzero(mat @ centre >= floor)      # in pool order: most important first
+    return [ids[i] for i in near if ids[i] not in exclude][:SHOWN]
+
+
+def place(window: list[Any], marks: list[Any]) -> list[Any]:
+    """The window with the landmarks put at AT (or after its end when it is short)."""
+    out = list(window)
+    for at, m in zip(AT, marks, strict=False):
+        out.insert(min(at, len(out)), m)
+    return out
