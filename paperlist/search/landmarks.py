@@ -88,7 +88,9 @@ def pick(ids: list[str], mat: Any, centre: Any, window_cosines: list[float], exc
         return []
     best = sorted(window_cosines, reverse=True)
     floor = best[min(NEAR, len(best)) - 1] - SLACK
-    near = np.flatnonzero(mat @ centre >= floor)      # in pool order: most important first
+    # einsum, not ``mat @ centre``: a matrix-vector product this size runs on OpenBLAS's threads,
+    # which then spin for a while after every search (5.7 ms of CPU against 0.5, measured)
+    near = np.flatnonzero(np.einsum("ij,j->i", mat, centre) >= floor)    # most important first
     return [ids[i] for i in near if ids[i] not in exclude][:SHOWN]
 
 
