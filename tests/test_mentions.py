@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from paperlist.index import prior as priors
-from paperlist.index.mentions import MIN_LATER, names, novelty, phrase
+from paperlist.index.mentions import MIN_LATER, Name, names, novelty, phrase
+
+
+def words(title: str, abstract: str | None) -> list[list[str]]:
+    return [n.words for n in names(title, abstract)]
 
 
 def test_the_phrase_of_a_title_is_its_short_title_or_its_head() -> None:
@@ -38,17 +42,19 @@ def test_a_coined_name_is_novel_and_a_phrase_in_use_is_not(tmp_path: Path) -> No
 
 
 def test_a_paper_is_also_known_by_a_coined_word_of_its_title_or_abstract() -> None:
-    assert names("DARTS: Differentiable Architecture Search", None) == [
+    assert words("DARTS: Differentiable Architecture Search", None) == [
         ["darts", "differentiable", "architecture", "search"], ["darts"]]
-    assert names("A Simple Framework for Contrastive Learning of Visual Representations",
+    assert words("A Simple Framework for Contrastive Learning of Visual Representations",
                  "This paper presents SimCLR: a simple framework.") == [["simclr"]]
     # an abbreviation in brackets is the paper's own when the title has the words it abbreviates
     assert names("Bootstrap Your Own Latent - A New Approach to Self-Supervised Learning",
-                 "We introduce Bootstrap Your Own Latent (BYOL), a new approach.") == [["byol"]]
+                 "We introduce Bootstrap Your Own Latent (BYOL), a new approach.") == [
+        Name(["byol"], ("bootstrap", "your", "own", "latent"))]
     assert names("Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks",
-                 "Combining retrieval-augmented generation (RAG) with (BERT) encoders.") == [["rag"]]
+                 "Combining retrieval-augmented generation (RAG) with (BERT) encoders.") == [
+        Name(["rag"], ("retrieval", "augmented", "generation"))]
     # words in their own right are not coined names: "Ditto", "Dropout"
-    assert names("Ditto: Fair and Robust Federated Learning Through Personalization",
+    assert words("Ditto: Fair and Robust Federated Learning Through Personalization",
                  "We propose Ditto, a method.") == []
 
 
@@ -63,3 +69,18 @@ def test_a_word_many_papers_of_its_year_write_is_not_one_papers_name(tmp_path: P
                for i in range(2 * MIN_LATER)]
     got = novelty(papers, tmp_path / "work")
     assert got["p-simclr"] > 5 and "p-lvlm" not in got
+
+
+def test_an_abbreviation_of_words_earlier_papers_wrote_is_not_one_papers_name(tmp_path: Path) -> None:
+    # "(VLM)" spells the title's "Vision-Language Models", which papers wrote before it: the field's
+    # word, even though few wrote the abbreviation itself before; "(BYOL)" spells words new then
+    papers = [("p-vlm", 2023, "ILLUME: Rationalizing Vision-Language Models through Human Interactions",
+               "Building vision-language models (VLM) for captioning."),
+              ("p-byol", 2020, "Bootstrap Your Own Latent - A New Approach to Self-Supervised Learning",
+               "We introduce Bootstrap Your Own Latent (BYOL), a new approach.")]
+    papers += [(f"pre{i}", 2019, f"Early work {i}", "large vision-language models pretrained on pairs")
+               for i in range(3 * MIN_LATER)]
+    papers += [(f"later{i}", 2025, f"Later work {i}", "we compare with BYOL and a VLM")
+               for i in range(3 * MIN_LATER)]
+    got = novelty(papers, tmp_path / "work")
+    assert "p-vlm" not in got and got["p-byol"] > 5

@@ -29,9 +29,10 @@ from .prior import prior
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
 PRIOR_INDEXED_SINCE = 13      # generations from this version index ``prior`` (tiers.important_papers)
+# 17: an abbreviation of words earlier papers wrote is no paper's name (mentions.Name.spells);
 # 16: importance weighs twice, papers known by a coined word (mentions.names); 15: the Chinese
 # bridge; 14: -alize words kept apart (analyzers.protect)
-INDEX_VERSION = 16
+INDEX_VERSION = 17
 INFO_FILE = "paperlist.json"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.

@@ -36,6 +36,7 @@ import shutil
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import tantivy
 from tantivy import FieldType, Occur, Query
@@ -72,31 +73,48 @@ def phrase(title: str) -> list[str] | None:
     return toks
 
 
-def names(title: str, abstract: str | None) -> list[list[str]]:
-    """The names a paper may be known by, each as its words (see ``phrase``): its short title or
-    title head, a coined one-word title head ("DARTS: ..."), and a coined name its abstract gives
-    it ("This paper presents SimCLR", "Bootstrap Your Own Latent (BYOL)" when the title has the
-    words it abbreviates). At most ``MAX_NAMES``."""
-    out: list[list[str]] = []
+class Name(NamedTuple):
+    """A name a paper may be known by (its words), and for an abbreviation, the title's words its
+    capitals spell ("(VLM)": vision, language, models), which must be new as well."""
+
+    words: list[str]
+    spells: tuple[str, ...] = ()
+
+
+def names(title: str, abstract: str | None) -> list[Name]:
+    """The names a paper may be known by (see ``phrase``): its short title or title head, a
+    coined one-word title head ("DARTS: ..."), and a coined name its abstract gives it ("This
+    paper presents SimCLR", "Bootstrap Your Own Latent (BYOL)" when the title has the words it
+    abbreviates). At most ``MAX_NAMES``."""
+    out: list[Name] = []
     head = phrase(title)
     if head is not None:
-        out.append(head)
+        out.append(Name(head))
     parts = _HEAD.split(title, maxsplit=1)
     if len(parts) == 2 and _COINED.match(parts[0].strip()):
-        out.append(analyzers.word_tokens(parts[0]))
+        out.append(Name(analyzers.word_tokens(parts[0])))
     if abstract:
-        initials = "".join(w[0] for w in analyzers.word_tokens(title)).upper()
+        title_words = analyzers.word_tokens(title)
+        initials = "".join(w[0] for w in title_words).upper()
         for m in _PRESENTED.finditer(abstract):
-            out.append(analyzers.word_tokens(m.group(1)))
+            out.append(_named(m.group(1), title_words, initials))
         for m in _DEFINED.finditer(abstract):
             letters = "".join(c for c in m.group(1) if c.isupper())
             if len(letters) >= 2 and letters in initials:
-                out.append(analyzers.word_tokens(m.group(1)))
-    seen: list[list[str]] = []
-    for words in out:
-        if words and words not in seen and not all(t in analyzers.STOP_WORDS for t in words):
-            seen.append(words)
+                out.append(_named(m.group(1), title_words, initials))
+    seen: list[Name] = []
+    for n in out:
+        if n.words and n.words not in [x.words for x in seen] and not all(
+                t in analyzers.STOP_WORDS for t in n.words):
+            seen.append(n)
     return seen[:MAX_NAMES]
+
+
+def _named(name: str, title_words: list[str], initials: str) -> Name:
+    """``name`` with the title's words its capitals abbreviate, in a row (none when none do)."""
+    letters = "".join(c for c in name if c.isupper())
+    at = initials.find(letters) if len(letters) >= 2 else -1
+    return Name(analyzers.word_tokens(name), tuple(title_words[at:at + len(letters)]) if at >= 0 else ())
 
 
 def novelty(papers: Iterable[tuple[str, int, str, str | None]], workdir: Path,
@@ -113,7 +131,7 @@ def novelty(papers: Iterable[tuple[str, int, str, str | None]], workdir: Path,
         index = tantivy.Index(schema, path=str(workdir), reuse=False)
         analyzers.register(index)
         writer = index.writer(400_000_000, min(2, os.cpu_count() or 1))
-        named: list[tuple[str, int, list[str]]] = []      # (id, year, a name's stems), a paper's names
+        named: list[tuple[str, int, list[str], list[str]]] = []   # (id, year, name's stems, spelled stems)
         years: list[int] = []
         for pid, year, title, abstract in papers:
             doc = tantivy.Document()
@@ -123,8 +141,9 @@ def novelty(papers: Iterable[tuple[str, int, str, str | None]], workdir: Path,
             doc.add_integer("year", year)
             writer.add_document(doc)
             years.append(year)
-            for words in names(title, abstract):
-                named.append((pid, year, [analyzers.stem(w) for w in words]))
+            for n in names(title, abstract):
+                named.append((pid, year, [analyzers.stem(w) for w in n.words],
+                              [analyzers.stem(w) for w in n.spells]))
         writer.commit()
         writer.wait_merging_threads()
         del writer
@@ -132,13 +151,20 @@ def novelty(papers: Iterable[tuple[str, int, str, str | None]], workdir: Path,
         searcher = index.searcher()
         years.sort()
 
-        def count(item: tuple[str, int, list[str]]) -> tuple[str, float]:
-            pid, year, stems = item
+        def written(stems: list[str]) -> Query:
             words: list[str | tuple[int, str]] = list(stems)
-            base = (Query.phrase_query(schema, "text", words) if len(words) > 1
+            return (Query.phrase_query(schema, "text", words) if len(words) > 1
                     else Query.term_query(schema, "text", stems[0]))
+
+        def count(item: tuple[str, int, list[str], list[str]]) -> tuple[str, float]:
+            pid, year, stems, spells = item
+            base = written(stems)
+            # an abbreviation of words earlier papers wrote is theirs too ("vision-language
+            # models (VLM)" in 2023), not one of "bootstrap your own latent (BYOL)"
+            before = (Query.boolean_query([(Occur.Should, base), (Occur.Should, written(spells))])
+                      if len(spells) > 1 else base)
             earlier = searcher.search(Query.boolean_query([
-                (Occur.Must, base),
+                (Occur.Must, before),
                 (Occur.Must, Query.range_query(schema, "year", FieldType.Integer, 0, year - 1))]),
                 1, count=True).count  # type: ignore[attr-defined]
             if earlier > MAX_EARLIER:
