@@ -125,3 +125,38 @@ def test_a_hyphenated_query_word_counts_as_a_phrase_only_side_by_side(
     build_store(home, extra=extra).close()
     hits = Searcher.open(home).search(SearchRequest(q="self-supervised learning", per_page=5)).hits
     assert hits[0].title.startswith("Revisiting Self-Supervised Learning"), [h.title for h in hits]
+
+
+def test_a_query_phrase_does_not_count_inside_a_titles_compound(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"large language models": "Large Vision-Language Models" has the words in a row, but its
+    "language" is part of "vision-language"; it must not take the phrase bonuses of a title about
+    large language models (it did: "hallucination in large language models" was half LVLM titles).
+    A query with the compound, hyphenated or not, still finds it."""
+    from paperlist.index.analyzers import hyphen_pairs
+    from tests.webdata import _rec, build_store
+
+    assert hyphen_pairs("Text-to-Image Models and Self-Supervised Vision-Language") == [
+        ("text", "to"), ("to", "imag"), ("self", "supervis"), ("vision", "languag")]
+    home = tmp_path_factory.mktemp("compound")
+    extra = [_rec("test:compound", "lvlm", "iclr", 2024, "Hallucination in Large Vision-Language Models",
+                  ["Ann Lee"], abstract="We study hallucination of large vision-language models."),
+             _rec("test:compound", "llm", "iclr", 2024,
+                  "Detecting Hallucination in Large Language Models Through Their Internal States",
+                  ["Bo Chen"], abstract="We study hallucination of large language models."),
+             _rec("test:compound", "tta", "iclr", 2023, "Test-Time Adaptation by Entropy Minimization",
+                  ["Cy Wu"], abstract="We adapt a model at test time."),
+             _rec("test:compound", "tta2", "iclr", 2023, "Time Adaptation of Test Suites in a Long Study",
+                  ["Di Xu"], abstract="A test of adaptation over time.")]
+    build_store(home, extra=extra).close()
+    s = Searcher.open(home)
+
+    def first(q: str) -> str:
+        return s.search(SearchRequest(q=q, per_page=3, mode="keyword")).hits[0].title
+
+    assert first("hallucination in large language models").startswith("Detecting Hallucination")
+    lvlm = "Hallucination in Large Vision-Language Models"
+    assert first("vision-language models hallucination") == first("large vision language models") == lvlm
+    # the query's words in the compound's order keep its phrase, hyphen or not (a translated query)
+    assert first("test time adaptation") == first("test-time adaptation") == \
+        "Test-Time Adaptation by Entropy Minimization"

@@ -59,6 +59,20 @@ def protect(text: str) -> str:
     return _ALIZE.sub(r"\1izat", text) if "ali" in text.lower() else text
 
 
+_COMPOUND = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
+
+
+def hyphen_pairs(text: str) -> list[tuple[str, str]]:
+    """The stems of each two words a hyphen joins in ``text``, in order: "Text-to-Image" gives
+    (text, to) and (to, imag). In a title, the later word of such a pair is part of a compound
+    ("Vision-Language Models" are not "language models")."""
+    out = []
+    for m in _COMPOUND.finditer(text):
+        stems = [stem(p) for p in m.group(0).split("-")]
+        out += [(a, b) for a, b in zip(stems, stems[1:], strict=False) if a and b]
+    return out
+
+
 def en_tokens(text: str) -> list[str]:
     """``en`` tokens of a text, as the index's stemmed fields have them."""
     return en().analyze(protect(text))

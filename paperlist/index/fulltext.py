@@ -29,10 +29,11 @@ from .prior import prior
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
 PRIOR_INDEXED_SINCE = 13      # generations from this version index ``prior`` (tiers.important_papers)
-# 17: an abbreviation of words earlier papers wrote is no paper's name (mentions.Name.spells);
+# 18: the words after a hyphen in titles (title_tail, title_join); 17: an abbreviation of words
+# earlier papers wrote is no paper's name (mentions.Name.spells);
 # 16: importance weighs twice, papers known by a coined word (mentions.names); 15: the Chinese
 # bridge; 14: -alize words kept apart (analyzers.protect)
-INDEX_VERSION = 17
+INDEX_VERSION = 18
 INFO_FILE = "paperlist.json"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
@@ -56,6 +57,10 @@ def schema() -> tantivy.Schema:
     # the title's head before a colon, as a title key: "Batch Normalization: Accelerating ..." is
     # named "Batch Normalization"
     sb.add_text_field("title_head", tokenizer_name="raw", index_option="basic")
+    # the words that follow a hyphen in the title (stems), and each such pair as "head tail"
+    # (analyzers.hyphen_pairs): a query phrase does not count inside a compound
+    sb.add_text_field("title_tail", tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("title_join", tokenizer_name="raw", index_option="basic")
     sb.add_text_field("authors", tokenizer_name="words")          # one value per author (positions gap)
     # people recall first authors ...
     sb.add_text_field("first_author", tokenizer_name="words", index_option="basic")
@@ -292,6 +297,9 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
     head = title_head(title)
     if head:
         doc.add_text("title_head", head)
+    for a, b in analyzers.hyphen_pairs(title):
+        doc.add_text("title_tail", b)
+        doc.add_text("title_join", f"{a} {b}")
     for i, (name, key) in enumerate(d.authors):
         text = _author_text(name, key)
         doc.add_text("authors", text)

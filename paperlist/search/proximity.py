@@ -40,6 +40,24 @@ def title_keys(words: list[str], stems: list[str]) -> list[str]:
     return out
 
 
+def compounded(schema: tantivy.Schema, ws: list[str], before: dict[str, str | None]) -> list[Query]:
+    """The titles where a word of the phrase ``ws`` follows a hyphen, other than after the word
+    that comes before it in the query (``before``): "Large Vision-Language Models" for "large
+    language models", "Self-Supervised Learning" for "supervised learning", where the word is
+    part of another concept; "Test-Time Adaptation" stays for "test time adaptation". Empty for
+    an index without the fields (before version 18)."""
+    out = []
+    try:
+        for x in ws:
+            prev = before.get(x)
+            tail = Query.term_query(schema, "title_tail", x)
+            out.append(tail if prev is None else Query.boolean_query([
+                (Occur.Must, tail), (Occur.MustNot, Query.term_query(schema, "title_join", f"{prev} {x}"))]))
+    except ValueError:
+        return []
+    return out
+
+
 def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_all: list[str],
                     content: list[str], typing: bool, df: Callable[[str, str], int],
                     idf: Callable[[int], float],
@@ -51,6 +69,9 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
     hyphenated = hyphenated or set()
     out: list[Part] = []
     stems = [x for x in stems_all if x]
+    before: dict[str, str | None] = {}
+    for i, x in enumerate(stems):
+        before.setdefault(x, stems[i - 1] if i else None)
 
     def phrase(ws: list[str], boost: float, slop: int) -> Part:
         most = bm25_max(boost, sum(idf(df("title", x)) for x in ws))
@@ -59,6 +80,9 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
         if tight:       # a loose phrase still needs each hyphenated word's parts side by side
             q = Query.boolean_query([(Occur.Must, q), *((Occur.Must, Query.const_score_query(
                 Query.phrase_query(schema, "title", phrase_words(list(p)), slop=0), 0.0)) for p in tight)])
+        inside = compounded(schema, ws, before)
+        if inside:
+            q = Query.boolean_query([(Occur.Must, q), *((Occur.MustNot, x) for x in inside)])
         return Part(q, most, frozenset(ws))
 
     # consecutive content words near each other in the title (not the word still being typed)
