@@ -113,3 +113,10 @@ def test_pick_keeps_importance_order_within_the_slack() -> None:
     assert landmarks.pick(["a", "b", "c", "d"], mat, centre, window, set()) == ["a", "c"]
     assert landmarks.pick(["a", "b", "c", "d"], mat, centre, window, {"a"}) == ["c"]
     assert landmarks.pick(["a"], mat[:1], centre, [], set()) == []
+
+
+def test_a_filtered_search_counts_its_added_landmark(s: Searcher) -> None:
+    # a venue filter's clause scores: the landmark that does not match must still count as added
+    kw = s.search(SearchRequest(q=Q, mode="keyword", venues=["iclr"]))
+    auto = s.search(SearchRequest(q=Q, venues=["iclr"]))
+    assert OUTSIDE in [h.title for h in auto.hits] and auto.total == kw.total + 1

@@ -103,15 +103,17 @@ def _landmarks(searcher: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, p
     chosen = landmarks.pick(ids, mat, centre.vector, list(centre.cosines.values()), exclude)
     if not chosen:
         return []
+    # one search: the landmarks the filters admit, scoring 1 where they match the query too
     these = ids_query(schema, [(pid, 0.0) for pid in chosen])
-    admitted = searcher.search(plan.within(these), len(chosen)).hits
-    matching = {stored.key(a) for _, a in searcher.search(
-        combine(plan.query(ranked=False), [(Occur.Must, these)]), len(chosen)).hits}
-    found: dict[str, tantivy.DocAddress] = {}
-    for _, addr in admitted:
+    matching = tantivy.Query.const_score_query(combine(plan.query(ranked=False), [(Occur.Must, these)]), 1.0)
+    admitted = searcher.search(tantivy.Query.boolean_query(
+        [(Occur.Must, tantivy.Query.const_score_query(plan.within(these), 0.0)), (Occur.Should, matching)]),
+        len(chosen)).hits
+    found: dict[str, tuple[float, tantivy.DocAddress]] = {}
+    for score, addr in admitted:
         d = stored.doc(searcher, addr)
         plan.loaded[stored.key(addr)] = d
-        found[str(d.get("id"))] = addr
-    out: list[Addr] = [(0.0, found[pid]) for pid in chosen if pid in found]
-    plan.added = [pid for pid in chosen if pid in found and stored.key(found[pid]) not in matching]
+        found[str(d.get("id"))] = (float(score), addr)
+    out: list[Addr] = [(0.0, found[pid][1]) for pid in chosen if pid in found]
+    plan.added = [pid for pid in chosen if pid in found and found[pid][0] < 0.5]
     return out
