@@ -7,6 +7,9 @@ and abstract: 2 = squarely about the topic, 1 = related (uses it, a variant, an 
 0 = off topic or only shares words. ``canonical`` is 0, or a number naming a canonical work of a
 broad query (always graded 2): the ids with the same number in a query are records of one work
 (OpenReview submission and venue version, arXiv or workshop twins), found once whichever shows.
+``benchmarks/topical/heldout.tsv`` holds four broad queries written after the ranking's weights
+were set (their canonical works chosen before any result was seen), judged in the same file:
+run them with ``--queries benchmarks/topical/heldout.tsv``.
 
 Two systems are compared on every query: ours (``Searcher``, ``--mode`` auto as the site runs it)
 and a baseline, plain BM25 over title and abstract (``en_stem``, every word optional, default
@@ -23,6 +26,7 @@ sharing), and the median and p99 time per query (after one warm-up query per sys
 
     .venv/bin/python benchmarks/topical_eval.py --home /tmp/h22 [--workdir DIR] [--json] [--verbose]
     .venv/bin/python benchmarks/topical_eval.py --home /tmp/h22 --workdir DIR --pool [--pool-deep] > new.tsv
+    .venv/bin/python benchmarks/topical_eval.py --home /tmp/h22 --queries benchmarks/topical/heldout.tsv
 """
 
 from __future__ import annotations
