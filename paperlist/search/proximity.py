@@ -40,20 +40,25 @@ def title_keys(words: list[str], stems: list[str]) -> list[str]:
     return out
 
 
-def compounded(schema: tantivy.Schema, ws: list[str], before: dict[str, str | None]) -> list[Query]:
+def compounded(schema: tantivy.Schema, ws: list[str], before: dict[str, str | None],
+               df: Callable[[str, str], int]) -> list[Query]:
     """The titles where a word of the phrase ``ws`` follows a hyphen, other than after the word
     that comes before it in the query (``before``): "Large Vision-Language Models" for "large
     language models", "Self-Supervised Learning" for "supervised learning", where the word is
-    part of another concept; "Test-Time Adaptation" stays for "test time adaptation". Empty for
-    an index without the fields (before version 18)."""
+    part of another concept; "Test-Time Adaptation" stays for "test time adaptation". Only words
+    some title has after a hyphen cost a clause. Empty for an index without the fields (before
+    version 18)."""
     out = []
     try:
         for x in ws:
+            if not df("title_tail", x):
+                continue
             prev = before.get(x)
             tail = Query.term_query(schema, "title_tail", x)
-            out.append(tail if prev is None else Query.boolean_query([
-                (Occur.Must, tail), (Occur.MustNot, Query.term_query(schema, "title_join", f"{prev} {x}"))]))
-    except ValueError:
+            join = f"{prev} {x}" if prev is not None else ""
+            out.append(tail if not join or not df("title_join", join) else Query.boolean_query([
+                (Occur.Must, tail), (Occur.MustNot, Query.term_query(schema, "title_join", join))]))
+    except ValueError:          # an index without the fields
         return []
     return out
 
@@ -80,7 +85,7 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
         if tight:       # a loose phrase still needs each hyphenated word's parts side by side
             q = Query.boolean_query([(Occur.Must, q), *((Occur.Must, Query.const_score_query(
                 Query.phrase_query(schema, "title", phrase_words(list(p)), slop=0), 0.0)) for p in tight)])
-        inside = compounded(schema, ws, before)
+        inside = compounded(schema, ws, before, df)
         if inside:
             q = Query.boolean_query([(Occur.Must, q), *((Occur.MustNot, x) for x in inside)])
         return Part(q, most, frozenset(ws))
