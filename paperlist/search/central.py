@@ -100,7 +100,9 @@ def _landmarks(searcher: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, p
     exclude = ({str(d.get("id")) for d in docs}
                | {str(v.get("id")) for d in docs for v in d.get("versions") or []})
     ids, mat = pool.vectors(centre.generation)
-    chosen = landmarks.pick(ids, mat, centre.vector, list(centre.cosines.values()), exclude)
+    # with filters, more candidates: the most important may be of other years or venues
+    chosen = landmarks.pick(ids, mat, centre.vector, list(centre.cosines.values()), exclude,
+                            landmarks.FILTERED if plan.filters.any() else landmarks.SHOWN)
     if not chosen:
         return []
     # one search: the landmarks the filters admit, scoring 1 where they match the query too
@@ -114,6 +116,6 @@ def _landmarks(searcher: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, p
         d = stored.doc(searcher, addr)
         plan.loaded[stored.key(addr)] = d
         found[str(d.get("id"))] = (float(score), addr)
-    out: list[Addr] = [(0.0, found[pid][1]) for pid in chosen if pid in found]
-    plan.added = [pid for pid in chosen if pid in found and found[pid][0] < 0.5]
-    return out
+    shown = [pid for pid in chosen if pid in found][:landmarks.SHOWN]
+    plan.added = [pid for pid in shown if found[pid][0] < 0.5]
+    return [(0.0, found[pid][1]) for pid in shown]
