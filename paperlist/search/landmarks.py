@@ -29,6 +29,7 @@ from tantivy import FieldType, Occur, Order, Query
 
 from ..index.prior import importance
 from . import hits as stored
+from .semantic import vector_rows
 
 FROM_CITATIONS = 1000
 SHOWN = 2            # landmarks on a first page at most (3: +3 canonical works, 12 papers only near)
@@ -73,11 +74,11 @@ class Pool:
         cached = self._rows
         if cached is not None and cached[0] is g:
             return cached[1], cached[2]
-        have = [pid for pid in self.ids() if pid in g.row]
-        mat = (np.asarray(g.mat[np.array([g.row[p] for p in have])], dtype=np.float32) if have
-               else np.zeros((0, 1), dtype=np.float32))
-        self._rows = (g, have, mat)
-        return have, mat
+        have, sub = vector_rows(g, self.ids())
+        ids = [pid for _, pid in have]
+        mat = sub if sub is not None else np.zeros((0, 1), dtype=np.float32)
+        self._rows = (g, ids, mat)
+        return ids, mat
 
 
 def pick(ids: list[str], mat: Any, centre: Any, window_cosines: list[float], exclude: set[str],

@@ -207,7 +207,7 @@ class SemanticRanker:
         vi = self.vectors()
         if vi is None:
             return None
-        _, sub = _rows(vi.current(), ids)
+        _, sub = vector_rows(vi.current(), ids)
         return None if sub is None else _unit_mean(sub)
 
     def rank(self, text: str, filters: Filters | None = None, limit: int = VECTOR_K,
@@ -239,7 +239,7 @@ class SemanticRanker:
         if vi is None:
             return None
         g = vi.current()
-        have, sub = _rows(g, ids)
+        have, sub = vector_rows(g, ids)
         first = sum(i < of for i, _ in have)
         c = _unit_mean(sub[:first]) if sub is not None and first else None
         if sub is None or c is None:
@@ -272,7 +272,7 @@ class Centre:
     generation: Any
 
 
-def _rows(g: Any, ids: tuple[str, ...] | list[str]) -> tuple[list[tuple[int, str]], Any | None]:
+def vector_rows(g: Any, ids: tuple[str, ...] | list[str]) -> tuple[list[tuple[int, str]], Any | None]:
     """The listed papers that have a vector, as (position in ``ids``, id), and their vectors
     (float32, read in one go), or None when none has one."""
     import numpy as np
