@@ -124,3 +124,16 @@ def test_a_filtered_search_counts_its_added_landmark(s: Searcher) -> None:
     kw = s.search(SearchRequest(q=Q, mode="keyword", venues=["iclr"]))
     auto = s.search(SearchRequest(q=Q, venues=["iclr"]))
     assert OUTSIDE in [h.title for h in auto.hits] and auto.total == kw.total + 1
+
+
+def test_a_constrained_query_shows_only_landmarks_that_hold_to_it(s: Searcher) -> None:
+    # an excluded word holds for landmarks too: the most important has it in its title, the next
+    # two take the places
+    excluded = [h.title for h in s.search(SearchRequest(q=f"{Q} -framework")).hits]
+    assert OUTSIDE not in excluded
+    assert [excluded.index(MATCHING), excluded.index(EXTRA)] == list(landmarks.AT)
+    # a query of a phrase only (no plain words) keeps keyword order, without landmarks
+    phrase = s.search(SearchRequest(q=f'"{Q}"'))
+    assert not any(h.landmark for h in phrase.hits)
+    assert [h.title for h in phrase.hits] == [h.title for h in s.search(
+        SearchRequest(q=f'"{Q}"', mode="keyword")).hits]

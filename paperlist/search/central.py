@@ -15,8 +15,10 @@ is cut from one order, so the pages of a search agree and show each paper once.
 
 It is left out where keyword order is the answer: a query that is a paper's title (the title
 was typed: ``semantic.names_title``) or has a name of its best hit's authors (someone's paper
-was asked for: "Hinton description length"), explicit keyword mode, sorts other than relevance
-and searches without vectors. Narrow queries are reordered too: their few papers are on topic,
+was asked for: "Hinton description length"), a query without plain words (only field clauses
+or phrases: ``author:"Yoshua Bengio"``), explicit keyword mode, sorts other than relevance and
+searches without vectors. Landmarks that do not match the query are shown only when it does not
+constrain its text (a phrase, a field clause or an excluded word must hold for them too). Narrow queries are reordered too: their few papers are on topic,
 and the reordering only ever weighs 40% of a cosine against the keyword scores.
 ``benchmarks/topical_eval.py`` measures it (BENCHMARKS.md).
 """
@@ -100,16 +102,21 @@ def _landmarks(searcher: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, p
     exclude = ({str(d.get("id")) for d in docs}
                | {str(v.get("id")) for d in docs for v in d.get("versions") or []})
     ids, mat = pool.vectors(centre.generation)
-    # with filters, more candidates: the most important may be of other years or venues
+    # a query that constrains its text (a phrase, a field, an excluded word) admits only the
+    # landmarks that match it: "-survey large language models" shows no survey
+    constrained = any(c.field is not None or c.phrase or c.negated for c in plan.pq.clauses)
+    # with filters or constraints, more candidates: the most important may be of other years or
+    # venues, or excluded
     chosen = landmarks.pick(ids, mat, centre.vector, list(centre.cosines.values()), exclude,
-                            landmarks.FILTERED if plan.filters.any() else landmarks.SHOWN)
+                            landmarks.FILTERED if plan.filters.any() or constrained else landmarks.SHOWN)
     if not chosen:
         return []
     # one search: the landmarks the filters admit, scoring 1 where they match the query too
     these = ids_query(schema, [(pid, 0.0) for pid in chosen])
     matching = tantivy.Query.const_score_query(combine(plan.query(ranked=False), [(Occur.Must, these)]), 1.0)
     admitted = searcher.search(tantivy.Query.boolean_query(
-        [(Occur.Must, tantivy.Query.const_score_query(plan.within(these), 0.0)), (Occur.Should, matching)]),
+        [(Occur.Must, tantivy.Query.const_score_query(plan.within(these), 0.0)),
+         (Occur.Must if constrained else Occur.Should, matching)]),
         len(chosen)).hits
     found: dict[str, tuple[float, tantivy.DocAddress]] = {}
     for score, addr in admitted:

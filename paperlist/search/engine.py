@@ -186,7 +186,7 @@ class Searcher:
         offset = (req.page - 1) * req.per_page
         browse = not plan.pq.has_text and not untranslated
         if (fused is None and not browse and req.mode == "auto" and req.sort == "relevance"
-                and self.semantic.unavailable() is None):
+                and plan.pq.words and self.semantic.unavailable() is None):
             plan.reorder = central.reorderer(gen.searcher, gen.index.schema, self.semantic, plan,
                                              gen.landmarks)
             plan.window = central.WINDOW
