@@ -18,8 +18,9 @@ was typed: ``semantic.names_title``) or has a name of its best hit's authors (so
 was asked for: "Hinton description length"), a query without plain words (only field clauses
 or phrases: ``author:"Yoshua Bengio"``), explicit keyword mode, sorts other than relevance and
 searches without vectors. Landmarks that do not match the query are shown only when it does not
-constrain its text (a phrase, a field clause or an excluded word must hold for them too). Narrow queries are reordered too: their few papers are on topic,
-and the reordering only ever weighs 40% of a cosine against the keyword scores.
+constrain its text (a phrase, a field clause or an excluded word must hold for them too).
+Narrow queries are reordered too: their few papers are on topic, and the reordering only ever
+weighs 40% of a cosine against the keyword scores.
 ``benchmarks/topical_eval.py`` measures it (BENCHMARKS.md).
 """
 
@@ -76,11 +77,14 @@ def reorderer(searcher: tantivy.Searcher, schema: tantivy.Schema, ranker: Semant
         window = hits[:WINDOW]
         if len(window) < 2:
             return hits
-        docs = [stored.doc(searcher, addr) for _, addr in window]
-        plan.loaded.update((stored.key(addr), d) for (_, addr), d in zip(window, docs, strict=True))
-        if (names_title(words, str(docs[0].get("title_plain") or docs[0].get("title") or ""))
-                or names_author(words, docs[0].get("authors") or [])):
+        # decided on the first hit alone (a title typed, an author named): the others are not read
+        first = stored.doc(searcher, window[0][1])
+        plan.loaded[stored.key(window[0][1])] = first
+        if (names_title(words, str(first.get("title_plain") or first.get("title") or ""))
+                or names_author(words, first.get("authors") or [])):
             return hits
+        docs = [first] + [stored.doc(searcher, addr) for _, addr in window[1:]]
+        plan.loaded.update((stored.key(addr), d) for (_, addr), d in zip(window[1:], docs[1:], strict=True))
         ids = [str(d.get("id")) for d in docs]
         centre = ranker.centrality(ids, CENTROID_OF)
         if centre is None:

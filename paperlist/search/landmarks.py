@@ -37,6 +37,7 @@ AT = (3, 6)          # their places on it (0-based): after the third and the six
 NEAR = 5             # the window's 5th best cosine to the centre ...
 SLACK = 0.1          # ... less this is as near as a landmark must be (0.05: 63 canonical, not 70)
 FILTERED = 50        # candidates looked at when the request has filters (they may admit few)
+BLOCK = 256          # pool papers compared with the centre at a time (pick)
 
 
 class Pool:
@@ -92,10 +93,18 @@ def pick(ids: list[str], mat: Any, centre: Any, window_cosines: list[float], exc
         return []
     best = sorted(window_cosines, reverse=True)
     floor = best[min(NEAR, len(best)) - 1] - SLACK
-    # einsum, not ``mat @ centre``: a matrix-vector product this size runs on OpenBLAS's threads,
-    # which then spin for a while after every search (5.7 ms of CPU against 0.5, measured)
-    near = np.flatnonzero(np.einsum("ij,j->i", mat, centre) >= floor)    # most important first
-    return [ids[i] for i in near if ids[i] not in exclude][:limit]
+    out: list[str] = []
+    # most important first, a block at a time: the search stops at the block that completes the
+    # choice (most topics find theirs in the first blocks; a topic far from every landmark reads
+    # them all). einsum, not ``block @ centre``: a matrix-vector product of the whole pool runs
+    # on OpenBLAS's threads, which then spin for a while after every search (5.7 ms of CPU
+    # against 0.5, measured)
+    for start in range(0, len(ids), BLOCK):
+        near = np.flatnonzero(np.einsum("ij,j->i", mat[start:start + BLOCK], centre) >= floor)
+        out += [ids[start + i] for i in near if ids[start + i] not in exclude]
+        if len(out) >= limit:
+            break
+    return out[:limit]
 
 
 def place(window: list[Any], marks: list[Any]) -> list[Any]:
