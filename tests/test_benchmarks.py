@@ -151,6 +151,25 @@ def test_search_bench(bench_home: Path) -> None:
     assert f"search: {total} queries x 1 rounds, full call" in out, out
 
 
+def test_vector_cost(vec_home: Path, search_home: Path) -> None:
+    out = run_bench("vector_cost.py", "--home", vec_home, "--rounds", "2", "--titles", "3")
+    rows = {m[0]: (int(m[1]), *map(float, m[2:])) for m in re.findall(
+        rf"^(topical|author|title|filtered|typing|all)\s+(\d+)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}"
+        rf"\s+([+-][\d.]+)$", out, re.MULTILINE)}
+    assert set(rows) == {"topical", "author", "title", "filtered", "typing", "all"}, out
+    for kind, (n, v50, v95, v99, o50, o95, o99, diff) in rows.items():
+        assert n > 0 and 0 < v50 <= v95 <= v99 and 0 < o50 <= o95 <= o99, (kind, out)
+        assert abs(diff - (v50 - o50)) < 0.011, (kind, out)      # the medians' difference
+    m = re.search(r"^vector cost: (\d+) queries x 2 rounds, .*with vectors, (\d+) of (\d+) searches", out,
+                  re.MULTILINE)
+    assert m and int(m[3]) == 2 * int(m[1]) == rows["all"][0], out
+    assert int(m[2]) > 0, out          # the multi-word topics rank by meaning on the vector side
+    # a home without vectors has nothing to compare: a one-line message and a failure
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "vector_cost.py"), "--home", str(search_home),
+                           "--rounds", "1"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode != 0 and "has no usable vectors" in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("args", [[], ["--baseline", "--only-from", "papercopilot"]],
                          ids=["engine", "tantivy-baseline"])
 def test_search_eval(bench_home: Path, args: list[str]) -> None:
