@@ -151,6 +151,27 @@ def test_search_bench(bench_home: Path) -> None:
     assert f"search: {total} queries x 1 rounds, full call" in out, out
 
 
+@pytest.mark.skipif(missing_reason() is not None, reason=f"semantic extra not installed: {missing_reason()}")
+def test_embed_subset(bench_home: Path) -> None:
+    from paperlist.search import Searcher
+
+    out = run_bench("embed_subset.py", "--home", bench_home, "--top", "3")
+    m = re.search(r"^papers wanted: ([\d,]+) \(landmark pool ([\d,]+)\); to embed ([\d,]+), cached before 0$",
+                  out, re.MULTILINE)
+    assert m, out
+    wanted, embedded = int(m[1].replace(",", "")), int(m[3].replace(",", ""))
+    assert 0 < embedded <= wanted, out
+    m = re.search(r"^embedded ([\d,]+) in \d+ s; published \S+: ([\d,]+) of ([\d,]+) papers$", out,
+                  re.MULTILINE)
+    assert m and int(m[1].replace(",", "")) == embedded, out
+    published, papers = int(m[2].replace(",", "")), int(m[3].replace(",", ""))
+    assert embedded <= published < papers == count_papers(bench_home), out
+    assert Searcher.open(bench_home).semantic.unavailable() is None      # the partial vectors serve
+    again = run_bench("embed_subset.py", "--home", bench_home, "--top", "3")
+    assert f"to embed 0, cached before {embedded:,}" in again, again
+    assert f": {published:,} of {papers:,} papers" in again, again
+
+
 def test_vector_cost(vec_home: Path, search_home: Path) -> None:
     out = run_bench("vector_cost.py", "--home", vec_home, "--rounds", "2", "--titles", "3")
     rows = {m[0]: (int(m[1]), *map(float, m[2:])) for m in re.findall(
