@@ -16,6 +16,9 @@ from typing import Any
 import pytest
 
 from paperlist.mcp import Tools
+from paperlist.service.home import Home
+from paperlist.service.papers import find_paper
+from paperlist.service.reviews import review_place, review_scores
 from paperlist.stats import build_stats
 from paperlist.store import Store
 
@@ -44,7 +47,7 @@ def api(corpus_store: Store, corpus_home: Path) -> Iterator[Any]:
 
     build_stats(corpus_store)                    # derived after an ingest, as the CLI does
     ro = Store(corpus_store.path, readonly=True)
-    # a loopback client: the rate limit exempts it (the test reads 5,000 papers)
+    # a loopback client: the rate limit exempts it (the tests read many papers)
     with TestClient(create_app(Settings(home=corpus_home, store=ro)), follow_redirects=False,
                     client=("127.0.0.1", 50000)) as c:
         yield c
@@ -141,15 +144,25 @@ def test_every_rated_iclr_2023_paper_shows_its_ratings(api: Any, corpus_home: Pa
     ids = dict(corpus_store.db.execute(
         "SELECT i.value, i.paper_id FROM paper_ids i JOIN papers p ON p.id = i.paper_id"
         " WHERE i.kind = 'openreview' AND p.venue = 'iclr' AND p.year = 2023"))
-    tools = Tools(corpus_home, store=Store(corpus_store.path, readonly=True))
+    ro = Store(corpus_store.path, readonly=True)
+    tools = Tools(corpus_home, store=ro)
+    h = Home(corpus_home, store=ro, find_searcher=False)
     sample = set(random.Random(17).sample(range(len(raw)), 60))
     for i, r in enumerate(raw):
         pid = ids[r["id"]]
-        d = api.get(f"/api/v1/papers/{pid}").json()
-        assert d["review"]["ratings"] == _ratings(r), pid
-        assert d["review"]["mean"] == pytest.approx(statistics.mean(_ratings(r)))
-        assert d["review_place"]["rated"] == len(raw)
-        if i in sample:                               # the page and MCP: a sample (each takes longer)
+        # every paper through what the API's paper serializes (its review and review place); a
+        # sample over HTTP, on the page and in MCP (a whole paper, with similar papers and five
+        # citation styles, takes ~50 ms: 5,000 of them were most of a CI run on a slow machine)
+        p = find_paper(h, pid)
+        review, place = review_scores(p), review_place(h, p)
+        assert review is not None and place is not None, pid
+        assert review["ratings"] == _ratings(r), pid
+        assert review["mean"] == pytest.approx(statistics.mean(_ratings(r)))
+        assert place["rated"] == len(raw)
+        if i in sample:
+            d = api.get(f"/api/v1/papers/{pid}").json()
+            assert (d["review"], d["review_place"]) == (json.loads(json.dumps(review)),
+                                                        json.loads(json.dumps(place))), pid
             page = api.get(f"/en/papers/{pid}").text
             assert " · ".join(f"{x:g}" for x in _ratings(r)) in page, pid
             assert tools.get_paper(pid)["review"]["ratings"] == _ratings(r)
