@@ -31,7 +31,8 @@ EXE = Path(sys.executable).parent / "paperlist"
 
 
 def _get(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=10) as r:
+    # generous: a first search by meaning loads the query model, slow on a loaded 2-core machine
+    with urllib.request.urlopen(url, timeout=60) as r:
         return str(r.read().decode())
 
 
