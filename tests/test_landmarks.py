@@ -137,3 +137,23 @@ def test_a_constrained_query_shows_only_landmarks_that_hold_to_it(s: Searcher) -
     assert not any(h.landmark for h in phrase.hits)
     assert [h.title for h in phrase.hits] == [h.title for h in s.search(
         SearchRequest(q=f'"{Q}"', mode="keyword")).hits]
+
+
+@pytest.mark.parametrize("block", [1, 3, 7, 64])
+def test_pick_by_blocks_chooses_as_the_whole_pool_does(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    mat = rng.normal(size=(40, 8)).astype(np.float32)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+    centre = mat[:3].mean(axis=0)
+    centre /= np.linalg.norm(centre)
+    ids = [f"p{i}" for i in range(40)]
+    window = [0.9, 0.8, 0.7, 0.6, 0.5]
+    floor = 0.5 - landmarks.SLACK
+    exclude = {"p0", "p7"}
+    whole = [ids[i] for i in range(40) if float(mat[i] @ centre) >= floor and ids[i] not in exclude]
+    assert len(whole) >= 3
+    monkeypatch.setattr(landmarks, "BLOCK", block)
+    for limit in (1, 2, 50):
+        assert landmarks.pick(ids, mat, centre, window, exclude, limit) == whole[:limit]
