@@ -108,7 +108,7 @@ def _landmarks(searcher: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, p
     ids, mat = pool.vectors(centre.generation)
     # a query that constrains its text (a phrase, a field, an excluded word) admits only the
     # landmarks that match it: "-survey large language models" shows no survey
-    constrained = any(c.field is not None or c.phrase or c.negated for c in plan.pq.clauses)
+    constrained = bool(plan.pq.constraints())
     # with filters or constraints, more candidates: the most important may be of other years or
     # venues, or excluded
     chosen = landmarks.pick(ids, mat, centre.vector, list(centre.cosines.values()), exclude,

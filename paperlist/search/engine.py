@@ -339,7 +339,7 @@ class Searcher:
             fused = sorted(((pid, (c + 1) / 2) for pid, c in vec.items()), key=lambda kv: -kv[1])   # 0..1
         ids = semantic.ids_query(gen.index.schema, fused) if fused else tantivy.Query.boolean_query([])
         # field clauses, phrases and exclusions still restrict (author:, "…", -word)
-        clauses = [c for c in plan.pq.clauses if c.field is not None or c.phrase or c.negated]
+        clauses = plan.pq.constraints()
         if clauses:
             constraint = gen.builder.build(ParsedQuery(plan.pq.raw, clauses=clauses,
                                                        filters=plan.filters)).match

@@ -152,6 +152,11 @@ class ParsedQuery:
         """The positive free text, for display and suggestions."""
         return " ".join(self.words)
 
+    def constraints(self) -> list[TextClause]:
+        """The clauses every result must hold to: phrases, field clauses and exclusions (a plain
+        clause only ranks)."""
+        return [c for c in self.clauses if c.field is not None or c.phrase or c.negated]
+
 
 def parse(q: str, known_venues: Iterable[str] | None = None) -> ParsedQuery:
     """Parse ``q``. ``known_venues`` (venue keys present in the index) lets ``venue:`` accept keys
