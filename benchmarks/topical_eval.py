@@ -19,7 +19,8 @@ glossary, so the comparison is of ranking, not of translation.
 
 Per language and overall, for ours and the baseline: nDCG@10 (gains 2^grade-1, the ideal from
 every judged paper of the query; unjudged papers count 0 and are counted), P@10 (grade >= 1),
-the share of canonical works of broad queries in the top 10, the works shown twice in a top 10
+the share of canonical works of broad queries in the top 10 (also split by whether a source gives
+the work a citation count, the importance prior's main evidence), the works shown twice in a top 10
 (ids of one canonical work, or lowercased alphanumeric titles with rapidfuzz ratio >= 95 and a
 shared author; a record without authors, such as an anonymous OpenReview submission, counts as
 sharing), and the median and p99 time per query (after one warm-up query per system).
@@ -116,6 +117,11 @@ class Papers:
         self.db = db
         self.cache: dict[str, tuple[str, str, int, str, set[str]]] = {}
 
+    def cited(self, pid: str) -> bool:
+        """Whether a source gives the paper a citation count (the importance prior's main evidence)."""
+        row = self.db.execute("SELECT citations FROM papers WHERE id = ?", (pid,)).fetchone()
+        return bool(row and row[0] is not None)
+
     def get(self, pid: str) -> tuple[str, str, int, str, set[str]]:
         if pid not in self.cache:
             row = self.db.execute(
@@ -184,7 +190,7 @@ def main() -> None:
     rows = []
     times: dict[str, list[float]] = {s: [] for s in systems}
     pool: list[tuple[str, str]] = []
-    run_ours(searcher, "warm up", mode=args.mode)
+    run_ours(searcher, "warm up the query encoder", mode=args.mode)   # 4 words: hybrid loads the encoder
     run_baseline(index, "warm up")
     for q in queries:
         row = {"qid": q["qid"], "lang": q["lang"], "query": q["query"], "kind": q["kind"]}
@@ -200,6 +206,10 @@ def main() -> None:
             row[s] = {"ndcg": ndcg(ids, g), "p10": sum(g.get(p, 0) >= 1 for p in ids) / 10,
                       "unjudged": sum(p not in g for p in ids), "twice": twice(ids, work_of, papers),
                       "canon": sum(bool(ids_ & set(ids)) for ids_ in works.values()), "works": len(works),
+                      # the same for the works a source gives a citation count (any of their records)
+                      "canon_cited": sum(bool(ids_ & set(ids)) for ids_ in works.values()
+                                         if any(map(papers.cited, ids_))),
+                      "works_cited": sum(any(map(papers.cited, ids_)) for ids_ in works.values()),
                       "ids": ids}
             pool += [(q["qid"], p) for p in ids if p not in g]
         if args.pool and args.pool_deep:
@@ -222,6 +232,10 @@ def main() -> None:
             out[s] = {"ndcg@10": sum(r[s]["ndcg"] for r in sel) / max(1, len(sel)),
                       "p@10": sum(r[s]["p10"] for r in sel) / max(1, len(sel)),
                       "canonical": f"{sum(b['canon'] for b in broad)}/{sum(b['works'] for b in broad)}",
+                      "canonical_cited": f"{sum(b['canon_cited'] for b in broad)}/"
+                                         f"{sum(b['works_cited'] for b in broad)}",
+                      "canonical_uncited": f"{sum(b['canon'] - b['canon_cited'] for b in broad)}/"
+                                           f"{sum(b['works'] - b['works_cited'] for b in broad)}",
                       "twice": sum(r[s]["twice"] for r in sel),
                       "unjudged": sum(r[s]["unjudged"] for r in sel)}
         return out
@@ -248,6 +262,12 @@ def main() -> None:
         print(f"{k:<5} {f['queries']:>3}  {o['ndcg@10']:>7.3f} {b['ndcg@10']:>7.3f}  {o['p@10']:>6.3f} "
               f"{b['p@10']:>6.3f}  {o['canonical']:>7} {b['canonical']:>7}  {o['twice']:>4} {b['twice']:>4}"
               f"  {o['unjudged']:>5} {b['unjudged']:>5}")
+    for k in groups:
+        o, b = figures[k]["ours"], figures[k]["bm25"]
+        if figures[k]["queries"]:
+            print(f"canonical@10, {k}: works a source gives a citation count {o['canonical_cited']} "
+                  f"(bm25 {b['canonical_cited']}), the others {o['canonical_uncited']} "
+                  f"(bm25 {b['canonical_uncited']})")
     for s in systems:
         t = figures[f"{s}_ms"]
         print(f"time per query, {s}: median {t['median']:.1f} ms, p99 {t['p99']:.1f} ms")

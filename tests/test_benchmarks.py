@@ -456,3 +456,36 @@ def test_bridge_eval(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     build_store(empty).close()       # the site's corpus: two summaries, no word to learn, still a bridge
     assert json.loads(run_bench("bridge_eval.py", "--home", empty, "--json"))["summaries"] == 2
+
+
+def _judgments(path: Path, rows: list[tuple[str, str, int]]) -> Path:
+    path.write_text("qid\tpaper_id\tgrade\tcanonical\ttitle\n"
+                    + "".join(f"{q}\t{p}\t{g}\t0\tt\n" for q, p, g in rows), encoding="utf-8")
+    return path
+
+
+def _agreement_rows(out: str) -> dict[str, list[float]]:
+    """group -> [queries, pairs, agreement, kappa, ceiling second->first, first->second]"""
+    return {m.group(1).strip(): [float(x) for x in m.group(2).split()[:6]]
+            for m in re.finditer(r"^(en|zh|en broad|held-out)\s+(\d.*)$", out, re.M)}
+
+
+def test_rater_agreement(tmp_path: Path) -> None:
+    """Agreement, kappa and the ceiling (a ranking perfect for one rater, scored by the other),
+    checked against figures worked by hand, then on the repository's two judgment files."""
+    first = _judgments(tmp_path / "a.tsv", [("en01", "p1", 2), ("en01", "p2", 1),
+                                            ("zh01", "p1", 2), ("zh01", "p2", 2)])
+    second = _judgments(tmp_path / "b.tsv", [("en01", "p1", 1), ("en01", "p2", 2),
+                                             ("zh01", "p1", 2), ("zh01", "p2", 0)])
+    rows = _agreement_rows(run_bench("rater_agreement.py", "--first", first, "--second", second))
+    # en01: no grade agrees (kappa -1); the second's order (p2, p1) scores (1 + 3/log2 3) / (3 + 1/log2 3)
+    # (and the first's order, p1 then p2, the same for the second)
+    assert rows["en"] == pytest.approx([1, 2, 0.0, -1.0, 0.797, 0.797], abs=1e-3)
+    # zh01: the second's order is perfect for the first; the first's tie (both 2) is worth, in any
+    # order, the mean gain 1.5 at both places for the second: 1.5 (1 + 1/log2 3) / 3
+    assert rows["zh"] == pytest.approx([1, 2, 0.5, 0.0, 1.0, 0.815], abs=1e-3)
+    real = _agreement_rows(run_bench("rater_agreement.py"))
+    for name in ("en", "zh", "held-out"):
+        n, pairs, agree, kappa, up, down = real[name]
+        assert n > 0 and pairs > 10 * n and 0.5 < agree <= 1 and 0 < kappa <= agree
+        assert 0.5 < up <= 1 and 0.5 < down <= 1
