@@ -111,12 +111,13 @@ def _landmarks(searcher: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, p
     constrained = bool(plan.pq.constraints())
     # with filters or constraints, more candidates: the most important may be of other years or
     # venues, or excluded
-    chosen = landmarks.pick(ids, mat, centre.vector, list(centre.cosines.values()), exclude,
-                            landmarks.FILTERED if plan.filters.any() or constrained else landmarks.SHOWN)
+    cosines = list(centre.cosines.values())
+    chosen = landmarks.pick(ids, mat, centre.vector, cosines, exclude,
+                            landmarks.FILTERED if plan.filters.any() or constrained else landmarks.CANDIDATES)
     if not chosen:
         return []
     # one search: the landmarks the filters admit, scoring 1 where they match the query too
-    these = ids_query(schema, [(pid, 0.0) for pid in chosen])
+    these = ids_query(schema, [(pid, 0.0) for pid, _ in chosen])
     matching = tantivy.Query.const_score_query(combine(plan.query(ranked=False), [(Occur.Must, these)]), 1.0)
     admitted = searcher.search(tantivy.Query.boolean_query(
         [(Occur.Must, tantivy.Query.const_score_query(plan.within(these), 0.0)),
@@ -127,6 +128,7 @@ def _landmarks(searcher: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, p
         d = stored.doc(searcher, addr)
         plan.loaded[stored.key(addr)] = d
         found[str(d.get("id"))] = (float(score), addr)
-    shown = [pid for pid in chosen if pid in found][:landmarks.SHOWN]
-    plan.added = [pid for pid in shown if found[pid][0] < 0.5]
+    words = {pid for pid, (score, _) in found.items() if score >= 0.5}
+    shown = landmarks.admit([(pid, c) for pid, c in chosen if pid in found], words, cosines)
+    plan.added = [pid for pid in shown if pid not in words]
     return [(0.0, found[pid][1]) for pid in shown]

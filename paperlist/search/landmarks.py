@@ -9,14 +9,18 @@ autoencoders", "Communication-Efficient Learning of Deep Networks from Decentral
 vector of the first keyword hits); the landmarks are the ``SHOWN`` most important papers of the
 library (importance of at least ``FROM_CITATIONS`` citations, or a name as much written: see
 index/prior.py) whose cosine to that centre is within ``SLACK`` of the window's ``NEAR``-th best,
-shown at ``AT`` on the first page. A landmark that matches the query is taken from its later
+shown at ``AT`` on the first page. A landmark without the query's words has only its meaning to
+speak for it, and must be nearer: within ``SLACK_UNMATCHED`` (Feature Pyramid Networks, a detection
+paper, was a landmark of "semantic segmentation"; Deep Voice, text-to-speech, of "speech
+recognition"). A landmark that matches the query is taken from its later
 place (each paper once); one that does not is added to the results (the total counts it, the
 facets count the matching papers). Filters apply to landmarks as to any result.
 
 Measured on benchmarks/topical_eval.py (BENCHMARKS.md): canonical works of broad topics in the
 top 10 54 -> 72 of 225 (English) and 44 -> 53 of 161 (Chinese) for nDCG@10 0.908 -> 0.903 and
 0.889 -> 0.889; on the held-out queries 8 -> 10 of 29 for 0.916 -> 0.902. Three landmarks, or a
-wider slack, bring more papers that are only near the topic.
+wider slack, bring more papers that are only near the topic. The nearer floor for landmarks without
+the query's words took the landmarks graded off topic by both raters from 3 of 96 to none (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ SHOWN = 2            # landmarks on a first page at most (3: +3 canonical works,
 AT = (3, 6)          # their places on it (0-based): after the third and the sixth paper
 NEAR = 5             # the window's 5th best cosine to the centre ...
 SLACK = 0.1          # ... less this is as near as a landmark must be (0.05: 63 canonical, not 70)
+SLACK_UNMATCHED = 0.07   # ... and one without the query's words (0.06 lost a canonical work, ComplEx)
+CANDIDATES = 6       # looked at, most important first, for the SHOWN (some fail the nearer floor)
 FILTERED = 50        # candidates looked at when the request has filters (they may admit few)
 BLOCK = 256          # pool papers compared with the centre at a time (pick)
 
@@ -82,29 +88,44 @@ class Pool:
         return ids, mat
 
 
+def floor(window_cosines: list[float], slack: float) -> float:
+    """As near to the centre as a landmark must be: the window's NEAR-th best cosine less ``slack``."""
+    best = sorted(window_cosines, reverse=True)
+    return best[min(NEAR, len(best)) - 1] - slack
+
+
 def pick(ids: list[str], mat: Any, centre: Any, window_cosines: list[float], exclude: set[str],
-         limit: int = SHOWN) -> list[str]:
-    """The landmarks of a topic (at most ``limit``, most important first): pool papers (``ids``,
-    their vectors ``mat``) whose cosine to ``centre`` is within SLACK of the window's NEAR-th
-    best, other than ``exclude`` (the window's papers and their versions)."""
+         limit: int = CANDIDATES) -> list[tuple[str, float]]:
+    """The candidate landmarks of a topic (at most ``limit``, most important first) and their
+    cosines: pool papers (``ids``, their vectors ``mat``) whose cosine to ``centre`` is within SLACK
+    of the window's NEAR-th best, other than ``exclude`` (the window's papers and their versions)."""
     import numpy as np
 
     if not window_cosines or not len(ids):
         return []
-    best = sorted(window_cosines, reverse=True)
-    floor = best[min(NEAR, len(best)) - 1] - SLACK
-    out: list[str] = []
+    least = floor(window_cosines, SLACK)
+    out: list[tuple[str, float]] = []
     # most important first, a block at a time: the search stops at the block that completes the
     # choice (most topics find theirs in the first blocks; a topic far from every landmark reads
     # them all). einsum, not ``block @ centre``: a matrix-vector product of the whole pool runs
     # on OpenBLAS's threads, which then spin for a while after every search (5.7 ms of CPU
     # against 0.5, measured)
     for start in range(0, len(ids), BLOCK):
-        near = np.flatnonzero(np.einsum("ij,j->i", mat[start:start + BLOCK], centre) >= floor)
-        out += [ids[start + i] for i in near if ids[start + i] not in exclude]
+        cosines = np.einsum("ij,j->i", mat[start:start + BLOCK], centre)
+        out += [(ids[start + i], float(cosines[i])) for i in np.flatnonzero(cosines >= least)
+                if ids[start + i] not in exclude]
         if len(out) >= limit:
             break
     return out[:limit]
+
+
+def admit(candidates: list[tuple[str, float]], matching: set[str], window_cosines: list[float],
+          limit: int = SHOWN) -> list[str]:
+    """The landmarks shown, most important first, of the ``candidates`` (id, cosine) that the
+    request admits: those with the query's words (``matching``) within SLACK of the window's
+    NEAR-th best cosine (as ``pick`` chose them), the others within SLACK_UNMATCHED."""
+    nearer = floor(window_cosines, SLACK_UNMATCHED)
+    return [pid for pid, cosine in candidates if pid in matching or cosine >= nearer][:limit]
 
 
 def place(window: list[Any], marks: list[Any]) -> list[Any]:
