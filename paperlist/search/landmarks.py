@@ -19,8 +19,9 @@ facets count the matching papers). Filters apply to landmarks as to any result.
 Measured on benchmarks/topical_eval.py (BENCHMARKS.md): canonical works of broad topics in the
 top 10 54 -> 72 of 225 (English) and 44 -> 53 of 161 (Chinese) for nDCG@10 0.908 -> 0.903 and
 0.889 -> 0.889; on the held-out queries 8 -> 10 of 29 for 0.916 -> 0.902. Three landmarks, or a
-wider slack, bring more papers that are only near the topic. The nearer floor for landmarks without
-the query's words took the landmarks graded off topic by both raters from 3 of 96 to none (BENCHMARKS.md).
+wider slack, bring more papers that are only near the topic. The nearer floor for landmarks
+without the query's words took the landmarks graded off topic by both raters from 3 of 96 to none
+(BENCHMARKS.md).
 """
 
 from __future__ import annotations
