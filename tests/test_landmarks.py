@@ -136,6 +136,28 @@ def test_a_landmark_without_the_querys_words_must_be_nearer() -> None:
     assert landmarks.admit(candidates[:2], set(), window) == []
 
 
+def test_pick_stops_where_no_later_candidate_could_be_shown() -> None:
+    """With ``enough``, the candidates end at the enough-th within SLACK_UNMATCHED: without filters
+    ``admit`` shows none after it, whatever the query's words."""
+    import numpy as np
+
+    window = [0.95, 0.9, 0.85, 0.8, 0.75]
+    between = 0.75 - (landmarks.SLACK + landmarks.SLACK_UNMATCHED) / 2
+    cosines = [between, 0.9, between, 0.8, 0.9, between]
+    mat = np.array([[c, float(np.sqrt(1 - c * c))] for c in cosines], dtype=np.float32)
+    centre = np.array([1.0, 0.0], dtype=np.float32)
+    ids = ["a", "b", "c", "d", "e", "f"]
+
+    def picked(limit: int, enough: int | None = None) -> list[str]:
+        return [p for p, _ in landmarks.pick(ids, mat, centre, window, set(), limit, enough)]
+
+    assert picked(6, 2) == ["a", "b", "c", "d"] and picked(3, 2) == ["a", "b", "c"] and picked(6) == ids
+    for matching in (set(), {"a"}, {"c", "f"}, set(ids)):
+        everything = landmarks.admit(landmarks.pick(ids, mat, centre, window, set(), 6), matching, window)
+        assert landmarks.admit(landmarks.pick(ids, mat, centre, window, set(), 6, enough=2),
+                               matching, window) == everything
+
+
 def test_a_filtered_search_counts_its_added_landmark(s: Searcher) -> None:
     # a venue filter's clause scores: the landmark that does not match must still count as added
     kw = s.search(SearchRequest(q=Q, mode="keyword", venues=["iclr"]))

@@ -112,8 +112,10 @@ def _landmarks(searcher: tantivy.Searcher, schema: tantivy.Schema, plan: Plan, p
     # with filters or constraints, more candidates: the most important may be of other years or
     # venues, or excluded
     cosines = list(centre.cosines.values())
+    narrowed = plan.filters.any() or constrained
     chosen = landmarks.pick(ids, mat, centre.vector, cosines, exclude,
-                            landmarks.FILTERED if plan.filters.any() or constrained else landmarks.CANDIDATES)
+                            landmarks.FILTERED if narrowed else landmarks.CANDIDATES,
+                            None if narrowed else landmarks.SHOWN)
     if not chosen:
         return []
     # one search: the landmarks the filters admit, scoring 1 where they match the query too

@@ -96,15 +96,18 @@ def floor(window_cosines: list[float], slack: float) -> float:
 
 
 def pick(ids: list[str], mat: Any, centre: Any, window_cosines: list[float], exclude: set[str],
-         limit: int = CANDIDATES) -> list[tuple[str, float]]:
+         limit: int = CANDIDATES, enough: int | None = None) -> list[tuple[str, float]]:
     """The candidate landmarks of a topic (at most ``limit``, most important first) and their
     cosines: pool papers (``ids``, their vectors ``mat``) whose cosine to ``centre`` is within SLACK
-    of the window's NEAR-th best, other than ``exclude`` (the window's papers and their versions)."""
+    of the window's NEAR-th best, other than ``exclude`` (the window's papers and their versions).
+    With ``enough``, the list ends at the ``enough``-th candidate within SLACK_UNMATCHED: when
+    every candidate is admitted (no filters), ``admit`` shows none after it."""
     import numpy as np
 
     if not window_cosines or not len(ids):
         return []
     least = floor(window_cosines, SLACK)
+    nearer = floor(window_cosines, SLACK_UNMATCHED)
     out: list[tuple[str, float]] = []
     # most important first, a block at a time: the search stops at the block that completes the
     # choice (most topics find theirs in the first blocks; a topic far from every landmark reads
@@ -115,6 +118,10 @@ def pick(ids: list[str], mat: Any, centre: Any, window_cosines: list[float], exc
         cosines = np.einsum("ij,j->i", mat[start:start + BLOCK], centre)
         out += [(ids[start + i], float(cosines[i])) for i in np.flatnonzero(cosines >= least)
                 if ids[start + i] not in exclude]
+        if enough is not None:
+            sure = [i for i, (_, c) in enumerate(out) if c >= nearer]
+            if len(sure) >= enough:
+                return out[:min(limit, sure[enough - 1] + 1)]
         if len(out) >= limit:
             break
     return out[:limit]
