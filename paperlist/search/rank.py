@@ -246,8 +246,9 @@ class TextQueryBuilder:
                 must -= c.author_most
                 rare.add(c.term.word)
         parts = [replace(p, in_tier=True) if p.author in rare else p for p in parts]
-        return make_tier(self.schema, [c.term.stem for c in clauses], must, parts, alternatives,
-                         self.important)
+        # a word is in a title in any of its forms: "Graph Neural Nets" has "networks"
+        return make_tier(self.schema, [(c.term.stem, *same_stems(c.term.stem)) for c in clauses], must, parts,
+                         alternatives, self.important)
 
     def _term_clause(self, t: QTerm, tq: TextQuery) -> _Clause | None:
         """The word in any field (with typo and prefix variants), and its bonuses; None if no
@@ -255,7 +256,7 @@ class TextQueryBuilder:
         w, s = self.w, self.schema
         branches, bonuses = self._word_branches(t.word, t.stem, 1.0)
         for same in same_stems(t.stem):      # "networks" also finds "Nets" (variants.py)
-            more, more_bonuses = self._word_branches(same, same, 1.0, people=False)
+            more, more_bonuses = self._word_branches(same, same, 1.0, people=False, of=t.stem)
             branches += more
             bonuses += more_bonuses
             tq.stems.add(same)
@@ -310,14 +311,15 @@ class TextQueryBuilder:
         adf, amost = next(((df, m) for q, df, m, f in branches if f == "authors"), (0, 0.0))
         return _Clause(t, anyfield, bonuses, most, adf, amost)
 
-    def _word_branches(self, word: str, stem: str, scale: float,
-                       people: bool = True) -> tuple[list[tuple[Query, int, float, str]], list[Part]]:
+    def _word_branches(self, word: str, stem: str, scale: float, people: bool = True,
+                       of: str | None = None) -> tuple[list[tuple[Query, int, float, str]], list[Part]]:
         """Where a paper has the word: (weighted BM25 query, document frequency, most it can
         score, field) for the text and author names (a paper matches the word if it matches one), and
         the parts that only add score: BM25 in the title and keywords, a constant for the word in
         the title (its stem, and the very word: "variate" is not "variational") and one in the
         first author's name. BM25 alone lets a short title with one query word beat the long
-        title that has them all."""
+        title that has them all. ``of``: the query word's stem when this is another form of it
+        ("net" of "network"), which the title parts need in the tiers' terms (tiers.py)."""
         w, s = self.w, self.schema
         out: list[tuple[Query, int, float, str]] = []
         parts: list[Part] = []
@@ -327,15 +329,15 @@ class TextQueryBuilder:
             if df:
                 out.append((_bm25(s, fname, term, weight * scale), df,
                             bm25_max(weight * scale, self._idf(df)), fname))
-        needs = frozenset([stem])
+        needs = frozenset([of or stem])
         df = self._df("title", stem)
         if df:
             parts.append(Part(_bm25(s, "title", stem, w.title * scale),
-                              bm25_max(w.title * scale, self._idf(df)), needs))
+                              bm25_max(w.title * scale, self._idf(df)), needs, form=stem))
             if w.title_hit:
                 hit = w.title_hit * scale * self._idf(df)
                 parts.append(Part(Query.const_score_query(Query.term_query(s, "title", stem, "basic"), hit),
-                                  hit, needs))
+                                  hit, needs, form=stem))
         df = self._df("keywords", stem) if w.keywords else 0
         if df:
             parts.append(Part(_bm25(s, "keywords", stem, w.keywords * scale),
@@ -350,7 +352,7 @@ class TextQueryBuilder:
                      else Query.boolean_query([(Occur.Should, Query.term_query(s, "title_words", f, "basic"))
                                                for f in forms]))
             parts.append(Part(Query.const_score_query(typed, w.title_word * scale), w.title_word * scale,
-                              needs))
+                              needs, form=stem))
         if people and w.first_author and self._df("first_author", word):
             parts.append(Part(Query.const_score_query(Query.term_query(s, "first_author", word, "basic"),
                                                       w.first_author * scale), w.first_author * scale,

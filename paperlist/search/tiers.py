@@ -51,6 +51,7 @@ class Part:                   # query builds dozens)
     needs: frozenset[str] = frozenset()   # title stems a paper must have for the part to match
     in_tier: bool = False                 # the tier holds every paper this part matches
     author: str = ""                      # matches only papers with this word in an author's name
+    form: str = ""                        # needs its one word in the title in this form (a stem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,34 +70,60 @@ def important_papers(schema: tantivy.Schema) -> Query:
     return Query.range_query(schema, "prior", FieldType.Float, TIER_PRIOR, None)
 
 
-def make_tier(schema: tantivy.Schema, stems: list[str], must_max: float, parts: list[Part],
+def make_tier(schema: tantivy.Schema, words: list[tuple[str, ...]], must_max: float, parts: list[Part],
               alternatives: list[Query], important: Query | None = None) -> list[Tier]:
-    """The tier levels for a query whose every word (``stems``, its content words) is required.
+    """The tier levels for a query whose every word (``words``, its content words) is required.
+    A word is its stem and the stems of its other forms (variants.py: "network", "net"), any of
+    which puts it in a title; parts name the word they need by its first stem, and a part of the
+    word in one form says which (``Part.form``).
 
     ``must_max``: the most the required clauses can score together; ``parts``: the optional
     parts; ``alternatives``: queries whose papers join every level (their parts are ``in_tier``);
     ``important``: the papers whose prior is above TIER_PRIOR, which join every level too, so the
     bound of the papers outside can use OUTSIDE_FACTOR (None: MAX_FACTOR)."""
-    stems = list(dict.fromkeys(stems))
-    if not stems:
+    words = list(dict.fromkeys(words))
+    if not words:
         return []
+    stems = [w[0] for w in words]
     factor = MAX_FACTOR
     if important is not None:      # the important papers join every level
         alternatives = [*alternatives, important]
         factor = OUTSIDE_FACTOR
+    # A title with two forms of one word ("Nets and Networks", rare) joins every level too, so
+    # that outside, a word is in a title in one form at most: its parts add up by form and the
+    # form that can score most bounds them ("graph neural networks": the rare "net" alone is 92).
+    both = [Query.boolean_query([(Occur.Must, _title(schema, a)), (Occur.Must, _title(schema, b))])
+            for w in words for a, b in combinations(w, 2)]
+    alternatives = [*alternatives, *both]
     outside = [p for p in parts if not p.in_tier]
-    total = must_max + sum(p.max for p in outside)
-    title = [(Occur.Should, Query.term_query(schema, "title", s, "basic")) for s in stems]
+    plain = [p for p in outside if not p.form]
+    by_form: dict[str, dict[str, float]] = {}     # word -> form -> its parts' most
+    for p in outside:
+        if p.form:
+            (word,) = p.needs
+            forms = by_form.setdefault(word, {})
+            forms[p.form] = forms.get(p.form, 0.0) + p.max
+
+    def most(lost: set[str]) -> float:
+        """The most a paper can score whose title lacks the words ``lost``."""
+        return (must_max + sum(p.max for p in plain if not p.needs.intersection(lost))
+                + sum(max(forms.values()) for word, forms in by_form.items() if word not in lost))
+
+    title = [(Occur.Should, _title(schema, w[0]) if len(w) == 1 else
+              Query.boolean_query([(Occur.Should, _title(schema, x)) for x in w])) for w in words]
     levels: list[Tier] = []
     for k, most_words in enumerate(LEVEL_WORDS):
         if k >= len(stems) or len(stems) > most_words:
             break
-        # a paper outside level k lacks k + 1 of the stems in its title: the ones whose loss costs least
-        removal = min(sum(p.max for p in outside if p.needs.intersection(lost))
-                      for lost in combinations(stems, k + 1))
+        # a paper outside level k lacks k + 1 of the words in its title: the ones whose loss costs least
+        bound = max(most(set(lost)) for lost in combinations(stems, k + 1))
         tier = (title[0][1] if len(title) == 1 else
                 Query.boolean_query(title, minimum_number_should_match=len(stems) - k))
         if alternatives:
             tier = Query.boolean_query([(Occur.Should, q) for q in (tier, *alternatives)])
-        levels.append(Tier(Query.const_score_query(tier, 0.0), (total - removal) * factor * SAFETY))
+        levels.append(Tier(Query.const_score_query(tier, 0.0), bound * factor * SAFETY))
     return levels
+
+
+def _title(schema: tantivy.Schema, stem: str) -> Query:
+    return Query.term_query(schema, "title", stem, "basic")
