@@ -151,6 +151,26 @@ def test_search_bench(bench_home: Path) -> None:
     assert f"search: {total} queries x 1 rounds, full call" in out, out
 
 
+def test_ab_bench(bench_home: Path, tmp_path: Path) -> None:
+    """This tree against itself (the other tree is a copy): every kind timed in both workers, the
+    same number of searches each, the ratio of the medians; a folder that is no tree is refused."""
+    other = shutil.copytree(ROOT / "paperlist", tmp_path / "tree" / "paperlist",
+                            ignore=shutil.ignore_patterns("__pycache__"))
+    out = run_bench("ab_bench.py", "--home", bench_home, "--before", other.parent, "--rounds", "2")
+    rows = {m[0]: (int(m[1]), *map(float, m[2:])) for m in re.findall(
+        rf"^(topical|author|title|filtered|typing|all)\s+(\d+)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}$",
+        out, re.MULTILINE)}
+    assert set(rows) == {"topical", "author", "title", "filtered", "typing", "all"}, out
+    for kind, (n, b50, b95, b99, a50, a95, a99, ratio) in rows.items():
+        assert n > 0 and 0 < b50 <= b95 <= b99 and 0 < a50 <= a95 <= a99, (kind, out)
+        # (the medians are printed to 0.01 ms, the ratio from the unrounded ones)
+        assert abs(ratio - a50 / b50) <= 0.006 * (1 / b50 + a50 / b50 ** 2) + 0.001, (kind, out)
+    assert rows["all"][0] == sum(r[0] for k, r in rows.items() if k != "all")
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "ab_bench.py"), "--home", str(bench_home),
+                           "--before", str(tmp_path)], capture_output=True, text=True, check=False)
+    assert proc.returncode != 0 and "is not a paperlist tree" in proc.stderr
+
+
 @pytest.mark.skipif(missing_reason() is not None, reason=f"semantic extra not installed: {missing_reason()}")
 def test_embed_subset(bench_home: Path) -> None:
     from paperlist.search import Searcher
