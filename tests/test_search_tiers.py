@@ -115,3 +115,29 @@ def test_a_words_other_forms_are_in_its_tier_and_bound(tmp_path_factory: pytest.
         assert {p: _ids(s, q, *p) for p in pages} == full, q
         monkeypatch.undo()
         monkeypatch.setattr(rank, "TIER_MIN_MATCHES", 0)
+
+
+def test_the_important_papers_are_one_posting_list_of_those_above_the_tier_prior(searcher: Searcher) -> None:
+    """``important`` (index version 19) holds exactly the papers whose prior is above TIER_PRIOR,
+    the set a range of ``prior`` gives (1.4 ms a query on the corpus, against 0.06); an index
+    without the field still gets the range."""
+    import tantivy
+    from tantivy import FieldType, Query
+
+    from paperlist.index.prior import TIER_PRIOR
+    from paperlist.search.tiers import important_papers
+
+    gen = searcher._generation()
+    schema, s = gen.index.schema, gen.searcher
+
+    def ids(q: Query) -> set[tuple[int, int]]:
+        return {(a.segment_ord, a.doc) for _, a in s.search(q, 10_000).hits}
+
+    above = Query.boolean_query([
+        (Occur.Must, Query.range_query(schema, "prior", FieldType.Float, TIER_PRIOR, None)),
+        (Occur.MustNot, Query.range_query(schema, "prior", FieldType.Float, TIER_PRIOR, TIER_PRIOR))])
+    assert ids(important_papers(schema)) == ids(above) and ids(above)
+    assert "TermQuery" in repr(important_papers(schema))
+    old = tantivy.SchemaBuilder()
+    old.add_float_field("prior", fast=True, indexed=True)
+    assert "RangeQuery" in repr(important_papers(old.build()))

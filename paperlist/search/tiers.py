@@ -66,8 +66,12 @@ def bm25_max(boost: float, idf: float) -> float:
 
 
 def important_papers(schema: tantivy.Schema) -> Query:
-    """The papers whose prior is above TIER_PRIOR (an index that indexes ``prior``: version 13+)."""
-    return Query.range_query(schema, "prior", FieldType.Float, TIER_PRIOR, None)
+    """The papers whose prior is above TIER_PRIOR (an index that indexes ``prior``: version 13+):
+    one posting list from version 19, a range of ``prior`` before."""
+    try:
+        return Query.term_query(schema, "important", True)
+    except ValueError:
+        return Query.range_query(schema, "prior", FieldType.Float, TIER_PRIOR, None)
 
 
 def make_tier(schema: tantivy.Schema, words: list[tuple[str, ...]], must_max: float, parts: list[Part],
