@@ -160,3 +160,24 @@ def test_a_query_phrase_does_not_count_inside_a_titles_compound(
     # the query's words in the compound's order keep its phrase, hyphen or not (a translated query)
     assert first("test time adaptation") == first("test-time adaptation") == \
         "Test-Time Adaptation by Entropy Minimization"
+
+
+def test_a_stop_word_of_a_hyphenated_word_is_not_a_name(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"in-context learning" needs its "in" in the paper's text, not in an author's name (In So
+    Kweon): the clause is then the text's posting list alone, which an intersection can seek (the
+    union with the names had to be walked: 1.1 ms of the 2.3 it took to count the corpus's
+    matches)."""
+    from tests.webdata import _rec, build_store
+
+    home = tmp_path_factory.mktemp("stopname")
+    extra = [_rec("test:stopname", "kweon", "iclr", 2022, "Context Learning for Robot Arms", ["In So Kweon"],
+                 abstract="Robots learn the context of a task."),
+             _rec("test:stopname", "icl", "iclr", 2023, "In-Context Learning for Robot Arms", ["Bo Chen"],
+                 abstract="Robots learn tasks in context.")]
+    build_store(home, extra=extra).close()
+    s = Searcher.open(home)
+    titles = [h.title for h in s.search(SearchRequest(q="in-context learning robot", per_page=10)).hits]
+    assert titles == ["In-Context Learning for Robot Arms"], titles
+    # a name that is a stop word is still found as a name
+    assert "Context Learning for Robot Arms" in [h.title for h in s.search(
+        SearchRequest(q="in so kweon", per_page=10)).hits]
