@@ -38,6 +38,11 @@ def test_glossary_is_large_and_well_formed() -> None:
     ("强化学习 author:张伟 year:2024", "reinforcement learning author:张伟 year:2024"),   # field values kept
     ("ＲＡＧ　检索增强生成", "RAG retrieval-augmented generation"),   # full-width forms
     ("diffusion models", "diffusion models"),                     # no Chinese: unchanged
+    ("文本到SQL", "text-to-sql"),                                   # an entry of Chinese and Latin
+    ("文本到sql 并行", "text-to-sql parallel"),
+    ("生成式AI安全", "generative ai safety"),
+    ("文本到语音", "text-to-speech"),
+    ("点云到网格", "point cloud to mesh"),                          # 到 is "to"
 ])
 def test_translation(q: str, want: str) -> None:
     assert translate(q).query == want
@@ -49,6 +54,20 @@ def test_unknown_chinese_is_reported_not_searched() -> None:
     assert t.to_dict("某某某 扩散模型")["terms"] == [
         {"zh": "扩散模型", "en": "diffusion model", "learned": False, "summaries": 0}]
     assert not translate("plain english").changed
+
+
+def test_a_guess_never_spans_to() -> None:
+    """到 ("to") is an entry: the summaries' guesses are never asked for a stretch with it, such as
+    文本到, which they knew as "text-to-image" (文本到SQL was searched as "text-to-image SQL",
+    文本到语音, text-to-speech, as "text-to-image speech")."""
+    asked: list[str] = []
+
+    def learn(zh: str) -> tuple[str, int]:
+        asked.append(zh)
+        return ("text-to-image", 9)
+
+    assert translate("文本到XYZ", learn).query == "text to XYZ" and asked == []
+    assert translate("文本到SQL", learn).query == "text-to-sql" and asked == []
 
 
 def test_traditional_folding_is_per_character() -> None:

@@ -89,6 +89,15 @@ def _max_len() -> int:
     return max(len(k) for k in glossary())
 
 
+@lru_cache(maxsize=1)
+def _mixed() -> re.Pattern[str] | None:
+    """The entries that mix Chinese and Latin (文本到sql, 3d重建), longest first, matched in any
+    case: a run of Chinese characters never holds them."""
+    keys = sorted((k for k in glossary() if _CJK.search(k) and re.search(r"[0-9a-z]", k)),
+                  key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, keys)), re.IGNORECASE) if keys else None
+
+
 def has_chinese(text: str) -> bool:
     return bool(_CJK.search(text or ""))
 
@@ -113,14 +122,28 @@ def translate(q: str, learn: Learn | None = None) -> Translation:
 
 
 def _translate_text(text: str, out: Translation, learn: Learn | None) -> str:
+    mixed = _mixed()
+    if mixed is not None:
+        text = mixed.sub(lambda m: _spaced(text, m, _mixed_entry(m.group(0), out)), text)
+
     def run(m: re.Match[str]) -> str:
-        en = _translate_run(m.group(0), out, learn)
-        # a space only where the neighbour is a word: `-综述` -> `-survey`,
-        # `"对比学习"` -> `"contrastive learning"`
-        before = " " if m.start() > 0 and text[m.start() - 1].isalnum() else ""
-        after = " " if m.end() < len(text) and text[m.end()].isalnum() else ""
-        return before + en + after
+        return _spaced(text, m, _translate_run(m.group(0), out, learn))
     return _CJK.sub(run, text)
+
+
+def _spaced(text: str, m: re.Match[str], en: str) -> str:
+    """``en`` in place of the match, with a space only where the neighbour is a word: `-综述` ->
+    `-survey`, `"对比学习"` -> `"contrastive learning"`."""
+    before = " " if m.start() > 0 and text[m.start() - 1].isalnum() else ""
+    after = " " if m.end() < len(text) and text[m.end()].isalnum() else ""
+    return before + en + after
+
+
+def _mixed_entry(typed: str, out: Translation) -> str:
+    en = glossary()[to_simplified(typed).lower()]
+    if en:
+        out.terms.append((typed, en, 0))
+    return en
 
 
 def _translate_run(typed: str, out: Translation, learn: Learn | None) -> str:
