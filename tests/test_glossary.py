@@ -43,6 +43,10 @@ def test_glossary_is_large_and_well_formed() -> None:
     ("生成式AI安全", "generative ai safety"),
     ("文本到语音", "text-to-speech"),
     ("点云到网格", "point cloud to mesh"),                          # 到 is "to"
+    ("场景图生成", "scene graph generation"),                       # the summaries taught "scenarios"
+    ("动态场景 新视角合成", "dynamic scene novel view synthesis"),
+    ("增强学习", "reinforcement learning"),                         # not "enhancement learning"
+    ("构建 知识图谱", "knowledge graph"),                             # 构建 was learned as "benchmark"
 ])
 def test_translation(q: str, want: str) -> None:
     assert translate(q).query == want
