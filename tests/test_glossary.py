@@ -20,6 +20,16 @@ def test_glossary_is_large_and_well_formed() -> None:
     for zh, en in {"扩散模型": "diffusion model", "强化学习": "reinforcement learning",
                    "大语言模型": "large language model", "图神经网络": "graph neural network"}.items():
         assert g[zh] == en
+    # each key once (a second line would silently override the first), in lower case (mixed
+    # entries are matched in any case: 文本到SQL)
+    from importlib import resources
+
+    from paperlist.search.glossary import to_simplified
+    lines = resources.files("paperlist.search").joinpath("glossary.tsv").read_text("utf-8").splitlines()
+    keys = [to_simplified(ln.partition("\t")[0].strip()) for ln in lines
+            if ln.strip() and not ln.startswith("#")]
+    assert len(keys) == len(set(keys)), sorted(k for k in set(keys) if keys.count(k) > 1)
+    assert all(k == k.lower() for k in keys)
 
 
 @pytest.mark.parametrize("q, want", [
