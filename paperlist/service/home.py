@@ -90,6 +90,7 @@ class Home:
         self._tried = 0.0
         self._cache: DataCache | None = None
         self._lock = threading.Lock()
+        self._search_lock = threading.Lock()
 
     @classmethod
     def from_env(cls) -> Home:
@@ -117,10 +118,11 @@ class Home:
         """The search engine, or None while this home has no index (looked for again at most every
         ``SEARCHER_RETRY`` seconds)."""
         if self._searcher is None and self._find:
-            now = time.monotonic()
-            if now - self._tried > SEARCHER_RETRY or self._tried == 0.0:
-                self._tried = now
-                self._searcher = open_searcher(self.path)
+            with self._search_lock:         # one searcher, whichever threads ask first
+                now = time.monotonic()
+                if self._searcher is None and (now - self._tried > SEARCHER_RETRY or self._tried == 0.0):
+                    self._tried = now
+                    self._searcher = open_searcher(self.path)
         return self._searcher
 
     def prepare_lists(self) -> None:
@@ -139,6 +141,11 @@ class Home:
 
     @property
     def cache(self) -> DataCache:
+        # under the lock: the page warm-up and the first request (or any two threads) asking at
+        # once made two caches, and the figures one of them computed were lost with it
         if self._cache is None:
-            self._cache = DataCache(self.store)
+            store = self.store              # (takes the lock itself when it opens the store)
+            with self._lock:
+                if self._cache is None:
+                    self._cache = DataCache(store)
         return self._cache
