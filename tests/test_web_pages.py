@@ -325,8 +325,8 @@ def test_rate_limit(web_home: Any, web_store: Store) -> None:
         assert c.get("/static/site.css").status_code == 200       # static files are never limited
 
 
-def test_threads_asking_a_new_home_at_once_share_its_cache_and_searcher(web_home: Path, web_store: Any,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_threads_asking_a_new_home_at_once_share_its_cache_and_searcher(
+        web_home: Path, web_store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The page warm-up and the first requests ask a new Home for its cache at once: they must get
     one cache (two were made, and the warm-up's figures were lost with the one not kept; the test
     below then waited for them in vain, about one CI run in three)."""
