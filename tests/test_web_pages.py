@@ -325,54 +325,48 @@ def test_rate_limit(web_home: Any, web_store: Store) -> None:
         assert c.get("/static/site.css").status_code == 200       # static files are never limited
 
 
+def _at_once(n: int, ask: Any) -> list[Any]:
+    """What ``ask()`` returns in each of ``n`` threads started together."""
+    import threading
+
+    start = threading.Barrier(n)
+    got: list[Any] = []
+
+    def run() -> None:
+        start.wait()
+        got.append(ask())
+
+    threads = [threading.Thread(target=run) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == n
+    return got
+
+
 def test_threads_asking_a_new_home_at_once_share_its_cache_and_searcher(
         web_home: Path, web_store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The page warm-up and the first requests ask a new Home for its cache at once: they must get
     one cache (two were made, and the warm-up's figures were lost with the one not kept; the test
-    below then waited for them in vain, about one CI run in three)."""
-    import threading
+    below then waited for them in vain, about one CI run in three), and one searcher (each thread
+    opened its own: the index loaded twice at start)."""
     import time
 
-    from paperlist.service.home import Home
+    import paperlist.service.home as service_home
     from paperlist.store import Store
 
     stamp = Store.data_stamp
     monkeypatch.setattr(Store, "data_stamp", lambda self: time.sleep(0.05) or stamp(self))   # widen the race
-    home = Home(web_home, store=web_store, find_searcher=False)
-    start = threading.Barrier(8)
-    got: list[Any] = []
-
-    def ask() -> None:
-        start.wait()
-        got.append(home.cache)
-
-    threads = [threading.Thread(target=ask) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(got) == 8 and len({id(c) for c in got}) == 1
-    # and one searcher: each thread opened its own (an index loaded twice at start)
-    import paperlist.service.home as service_home
-
+    home = service_home.Home(web_home, store=web_store, find_searcher=False)
+    assert len({id(c) for c in _at_once(8, lambda: home.cache)}) == 1
     opened: list[int] = []
     real = service_home.open_searcher
     monkeypatch.setattr(service_home, "open_searcher",
                         lambda path: opened.append(1) or time.sleep(0.05) or real(path))
-    home = Home(web_home, store=web_store)
-    start = threading.Barrier(8)
-    got.clear()
-
-    def search() -> None:
-        start.wait()
-        got.append(home.searcher)
-
-    threads = [threading.Thread(target=search) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(opened) == 1 and len({id(x) for x in got}) == 1 and got[0] is not None
+    home = service_home.Home(web_home, store=web_store)
+    searchers = _at_once(8, lambda: home.searcher)
+    assert len(opened) == 1 and len({id(x) for x in searchers}) == 1 and searchers[0] is not None
 
 
 def test_the_home_and_topics_figures_are_computed_at_start(web_home: Path, web_store: Any) -> None:
