@@ -53,16 +53,15 @@ def test_tiers_are_used_and_their_bounds_hold(searcher: Searcher, monkeypatch: p
     for q in QUERIES:
         plan = searcher._plan(gen, SearchRequest(q=q))
         assert plan.text.tiering is not None, q
-        levels = plan.text.tiering()
-        assert levels, q
-        for tier in levels:
-            outside = gen.searcher.search(combine(plan.query(), [(Occur.MustNot, tier.query)]), 1,
-                                          weight_by_field="prior").hits
-            assert not outside or outside[0][0] <= tier.bound, (q, outside[0][0], tier.bound)
-        top = gen.searcher.search(combine(plan.query(), [(Occur.Must, levels[0].query)]), 1,
+        tier = plan.text.tiering()
+        assert tier is not None, q
+        outside = gen.searcher.search(combine(plan.query(), [(Occur.MustNot, tier.query)]), 1,
+                                      weight_by_field="prior").hits
+        assert not outside or outside[0][0] <= tier.bound, (q, outside[0][0], tier.bound)
+        top = gen.searcher.search(combine(plan.query(), [(Occur.Must, tier.query)]), 1,
                                   weight_by_field="prior").hits
-        answered += bool(top and top[0][0] > levels[0].bound)
-    assert answered >= len(QUERIES) // 2       # most first pages come from the first tier level
+        answered += bool(top and top[0][0] > tier.bound)
+    assert answered >= len(QUERIES) // 2       # most first pages come from the tier
 
 
 def test_queries_with_typos_prefixes_or_phrases_rank_everything(searcher: Searcher,
@@ -77,9 +76,9 @@ def test_a_words_other_forms_are_in_its_tier_and_bound(tmp_path_factory: pytest.
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """"networks" is also "Nets" (variants.py): a title with either form has the word for the
     tiers, and the bound of the papers outside counts the form that can score most, not both
-    (titles with both forms join every level). The bound held before with both summed, but so
-    loosely that "graph neural networks" always fell through to the next level (5 ms more).
-    Every level's bound holds and the pages equal ranking every match."""
+    (titles with both forms join the tier). The bound held before with both summed, but so
+    loosely that "graph neural networks" always fell through (5 ms more). The bound holds and
+    the pages equal ranking every match."""
     from paperlist.search import hits
     from tests.webdata import _rec, build_store
 
@@ -99,12 +98,13 @@ def test_a_words_other_forms_are_in_its_tier_and_bound(tmp_path_factory: pytest.
     for q in ("graph neural networks", "neural nets", "networks"):
         plan = s._plan(gen, SearchRequest(q=q))
         assert plan.text.tiering is not None, q
-        for tier in plan.text.tiering():
-            outside = gen.searcher.search(combine(plan.query(), [(Occur.MustNot, tier.query)]), 50,
-                                          weight_by_field="prior").hits
-            assert all(score <= tier.bound for score, _ in outside), (q, outside[:1], tier.bound)
+        tier = plan.text.tiering()
+        assert tier is not None, q
+        outside = gen.searcher.search(combine(plan.query(), [(Occur.MustNot, tier.query)]), 50,
+                                      weight_by_field="prior").hits
+        assert all(score <= tier.bound for score, _ in outside), (q, outside[:1], tier.bound)
         if q == "graph neural networks":     # either form puts the word in a title
-            first = combine(plan.query(), [(Occur.Must, plan.text.tiering()[0].query)])
+            first = combine(plan.query(), [(Occur.Must, tier.query)])
             inside = {hits.doc(gen.searcher, a)["title"] for _, a in gen.searcher.search(first, 50).hits}
             assert {"Graph Neural Nets", "Neural Graph Nets", "Graph Neural Networks Explained"} <= inside
     pages = [(1, 1), (1, 2), (2, 2), (1, 3), (2, 3), (1, 10)]

@@ -14,7 +14,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import tantivy
 from tantivy import Occur, Query
@@ -356,9 +355,10 @@ class Searcher:
         query only then halves hybrid's time (p50 27 -> 14 ms on 4+-word titles: over many words
         it scores a large share of the corpus) and keeps a title typed in full first: known-item
         hit@1 0.982 / 0.985 / 0.982 against 0.980 / 0.983 / 0.981 (BENCHMARKS.md, issue 23)."""
-        def top(text: Any) -> list[paging.Addr]:
-            return gen.searcher.search(Plan(plan.pq, plan.filters, text, plan.dims).query(),
-                                       semantic.KEYWORD_K, weight_by_field="prior").hits
+        def top(text: TextQuery) -> list[paging.Addr]:
+            # the exact top K: from a broad query's tier when its K-th beats the bound (tiers.py)
+            return paging.run(gen.searcher, paging.steps(Plan(plan.pq, plan.filters, text, plan.dims),
+                                                         "relevance", False, 0, semantic.KEYWORD_K))
 
         every = top(plan.text)
         return every if every or plan.text.clauses < 3 else top(gen.builder.build(plan.pq, "most"))

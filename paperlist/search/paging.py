@@ -17,7 +17,11 @@ from .query import Filters, ParsedQuery
 from .rank import TextQuery
 from .tiers import TIER_MIN_MATCHES
 
-BROAD = 2 * TIER_MIN_MATCHES     # expected matches (TextQuery.expected) that make a query surely broad
+# Expected matches (TextQuery.expected) from which a query's tier is tried before it is known how
+# many papers match. Over search_bench's queries the tier gave the page, and cheaper than ranking
+# every match, from about 700 expected (BENCHMARKS.md, 2026-12-04 evening); at 3,000 "large language
+# models reasoning" (2,588) ranked all its matches: 6.6 ms, 3.0 from its tier.
+BROAD = 1000
 Addr = tuple[Any, tantivy.DocAddress]
 
 
@@ -51,7 +55,7 @@ class Plan:
 @dataclass(frozen=True, slots=True)
 class Step:
     """One search that may give the page: ``bound`` set, only when the page is full and its last
-    score beats it (a tier level, see tiers.py); else always."""
+    score beats it (a tier, see tiers.py); else always."""
 
     query: tantivy.Query
     limit: int
@@ -79,7 +83,7 @@ def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int,
           tier: bool | None = None) -> list[Step]:
     """The searches that find the page (not for year sorts), in order: with ``tier`` (by default:
     when the query looks broad, a guess — the page is exact either way, only its cost differs)
-    a broad query's tier levels come first."""
+    a broad query's tier comes first."""
     query = plan.query()
     if sort == "title":
         return [Step(query, limit, {"offset": offset, "order_by_field": "title_rank", "order": Order.Asc})]
@@ -100,9 +104,9 @@ def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int,
     out = []
     if tier is None:
         tier = plan.text.expected >= BROAD
-    if tier and plan.text.tiering is not None:
-        out = [Step(combine(query, [(Occur.Must, t.query)]), limit, ranked, t.bound, post)
-               for t in plan.text.tiering()]
+    t = plan.text.tiering() if tier and plan.text.tiering is not None else None
+    if t is not None:
+        out = [Step(combine(query, [(Occur.Must, t.query)]), limit, ranked, t.bound, post)]
     return out + [Step(query, limit, ranked, post=post)]
 
 

@@ -92,8 +92,8 @@ class TextQuery:
     corrections: dict[str, str] = field(default_factory=dict)  # rare word -> common neighbour used
     required: int = 0                                       # clauses a paper must match
     clauses: int = 0                                        # word clauses in the query
-    # the tier levels (tiers.py) of a broad query, made when the match set proves large
-    tiering: Callable[[], list[Tier]] | None = None
+    # the tier (tiers.py) of a broad query, made when the match set proves large
+    tiering: Callable[[], Tier | None] | None = None
     # a rough guess of the matches, to plan the work (a pasted title of common words has tiering
     # but few matches): the rarest word's papers, halved for each further word (query words are
     # far from independent: "graph neural networks" matches 5,000 papers, not the 700 that
@@ -232,8 +232,8 @@ class TextQueryBuilder:
         return proximity_parts(self.schema, self.w, [t.word for t in terms], [t.stem for t in terms],
                                [t.stem for t in content], typing, self._df, self._idf, hyphenated)
 
-    def _tiers(self, clauses: list[_Clause], parts: list[Part]) -> list[Tier]:
-        """Tier levels for ``clauses`` (all required). Papers with a word in an author's name
+    def _tiers(self, clauses: list[_Clause], parts: list[Part]) -> Tier | None:
+        """The tier for ``clauses`` (all required). Papers with a word in an author's name
         join the tier when few authors have it ("deep", "large"): that word's author BM25 and
         first-author bonus, large for rare names, then leave the bound."""
         must = 0.0

@@ -9,14 +9,18 @@ the query, or has a query word in an author's name when few authors do), and the
 bounds from above what any paper outside the tier can score: the sum of each scored part's
 largest possible value, less the title parts of the word it lacks. A BM25 term (or phrase)
 scores below ``boost * idf * (k1 + 1)`` whatever its frequency and the field's length; a
-constant is itself. Because that bound is loose for long queries, there are wider *levels*:
-level k holds the papers whose title lacks at most k of the words, and its bound drops the
-title parts of the k + 1 words whose loss costs least.
+constant is itself.
 
 The engine ranks the tier first and keeps its page if the page's last score is above the
 bound: no paper outside can then enter the page, so the page is exactly what ranking every
-match gives. Otherwise it tries the next level, and at last ranks every match, as before.
-``tests/test_search_tiers.py`` checks both the bound and the equality.
+match gives. Otherwise it ranks every match, as before. ``tests/test_search_tiers.py`` checks
+both the bound and the equality.
+
+There used to be wider *levels* after the tier (the papers whose title lacks at most k of the
+words, a minimum-should-match query): over search_bench's 50 tiered queries none was ever cheaper
+than ranking every match (e.g. "multi-agent reinforcement learning" 5.5 ms against 3.9), so a
+tier that does not give the page now falls through to the full ranking at once (BENCHMARKS.md,
+2026-12-04 evening).
 """
 
 from __future__ import annotations
@@ -38,8 +42,6 @@ OUTSIDE_FACTOR = math.log2(2 + TIER_PRIOR)
 SAFETY = 1.001                   # tantivy sums float32 scores; these bounds are float64
 TIER_MIN_MATCHES = 1500          # below this many matches, ranking them all is cheaper than trying
 AUTHOR_TIER_MAX = 2000           # a query word in fewer author names than this: those papers join the tier
-# level k is tried for queries of up to LEVEL_WORDS[k] words (bounds cost C(n, k + 1) subsets)
-LEVEL_WORDS = (24, 10, 6)
 
 
 @dataclass(slots=True)        # (not frozen: a frozen dataclass is twice as slow to make, and a
@@ -75,25 +77,25 @@ def important_papers(schema: tantivy.Schema) -> Query:
 
 
 def make_tier(schema: tantivy.Schema, words: list[tuple[str, ...]], must_max: float, parts: list[Part],
-              alternatives: list[Query], important: Query | None = None) -> list[Tier]:
-    """The tier levels for a query whose every word (``words``, its content words) is required.
+              alternatives: list[Query], important: Query | None = None) -> Tier | None:
+    """The tier of a query whose every word (``words``, its content words) is required.
     A word is its stem and the stems of its other forms (variants.py: "network", "net"), any of
     which puts it in a title; parts name the word they need by its first stem, and a part of the
     word in one form says which (``Part.form``).
 
     ``must_max``: the most the required clauses can score together; ``parts``: the optional
-    parts; ``alternatives``: queries whose papers join every level (their parts are ``in_tier``);
-    ``important``: the papers whose prior is above TIER_PRIOR, which join every level too, so the
+    parts; ``alternatives``: queries whose papers join the tier (their parts are ``in_tier``);
+    ``important``: the papers whose prior is above TIER_PRIOR, which join the tier too, so the
     bound of the papers outside can use OUTSIDE_FACTOR (None: MAX_FACTOR)."""
     words = list(dict.fromkeys(words))
     if not words:
-        return []
+        return None
     stems = [w[0] for w in words]
     factor = MAX_FACTOR
-    if important is not None:      # the important papers join every level
+    if important is not None:      # the important papers join the tier
         alternatives = [*alternatives, important]
         factor = OUTSIDE_FACTOR
-    # A title with two forms of one word ("Nets and Networks", rare) joins every level too, so
+    # A title with two forms of one word ("Nets and Networks", rare) joins the tier too, so
     # that outside, a word is in a title in one form at most: its parts add up by form and the
     # form that can score most bounds them ("graph neural networks": the rare "net" alone is 92).
     both = [Query.boolean_query([(Occur.Must, _title(schema, a)), (Occur.Must, _title(schema, b))])
@@ -113,20 +115,14 @@ def make_tier(schema: tantivy.Schema, words: list[tuple[str, ...]], must_max: fl
         return (must_max + sum(p.max for p in plain if not p.needs.intersection(lost))
                 + sum(max(forms.values()) for word, forms in by_form.items() if word not in lost))
 
-    title = [(Occur.Should, _title(schema, w[0]) if len(w) == 1 else
-              Query.boolean_query([(Occur.Should, _title(schema, x)) for x in w])) for w in words]
-    levels: list[Tier] = []
-    for k, most_words in enumerate(LEVEL_WORDS):
-        if k >= len(stems) or len(stems) > most_words:
-            break
-        # a paper outside level k lacks k + 1 of the words in its title: the ones whose loss costs least
-        bound = max(most(set(lost)) for lost in combinations(stems, k + 1))
-        tier = (title[0][1] if len(title) == 1 else
-                Query.boolean_query(title, minimum_number_should_match=len(stems) - k))
-        if alternatives:
-            tier = Query.boolean_query([(Occur.Should, q) for q in (tier, *alternatives)])
-        levels.append(Tier(Query.const_score_query(tier, 0.0), bound * factor * SAFETY))
-    return levels
+    title = [_title(schema, w[0]) if len(w) == 1 else
+             Query.boolean_query([(Occur.Should, _title(schema, x)) for x in w]) for w in words]
+    # a paper outside lacks one of the words in its title at least: the one whose loss costs least
+    bound = max(most({lost}) for lost in stems)
+    tier = title[0] if len(title) == 1 else Query.boolean_query([(Occur.Must, t) for t in title])
+    if alternatives:
+        tier = Query.boolean_query([(Occur.Should, q) for q in (tier, *alternatives)])
+    return Tier(Query.const_score_query(tier, 0.0), bound * factor * SAFETY)
 
 
 def _title(schema: tantivy.Schema, stem: str) -> Query:
