@@ -10,8 +10,9 @@ prints per kind p50 / p95 / p99 of wall time, and the ratio of the medians (afte
     git worktree add /tmp/before <commit>
     .venv/bin/python benchmarks/ab_bench.py --home /tmp/h1 --before /tmp/before [--rounds 5] [--sequential]
 
-Both trees must read the home's index (the same index version). The workers use the Python that
-runs this script.
+Both trees must read the home's index (the same index version), or ``--before-home`` names a home
+the other tree built (an older index version): its store and index, the same corpus. The workers
+use the Python that runs this script.
 """
 
 from __future__ import annotations
@@ -87,13 +88,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--home", type=Path, required=True)
     ap.add_argument("--before", type=Path, required=True, help="the other code tree (a git worktree)")
+    ap.add_argument("--before-home", type=Path, help="the home the other tree reads (default: --home)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--sequential", action="store_true", help="one thread per search (no second core)")
     args = ap.parse_args()
     if not (args.before / "paperlist" / "__init__.py").exists():
         raise SystemExit(f"ab_bench: {args.before} is not a paperlist tree")
     queries = mix(Store(args.home / "paperlist.db", readonly=True))
-    workers = {"before": Worker(args.before, args.home, not args.sequential),
+    workers = {"before": Worker(args.before, args.before_home or args.home, not args.sequential),
                "after": Worker(HERE, args.home, not args.sequential)}
     for w in workers.values():          # warm caches (and the vocabulary)
         w.run(queries)
