@@ -94,6 +94,9 @@ def main() -> None:
     args = ap.parse_args()
     if not (args.before / "paperlist" / "__init__.py").exists():
         raise SystemExit(f"ab_bench: {args.before} is not a paperlist tree")
+    for home in (args.home, args.before_home):
+        if home is not None and not (home / "paperlist.db").exists():
+            raise SystemExit(f"ab_bench: {home} is not a paperlist home (no paperlist.db)")
     queries = mix(Store(args.home / "paperlist.db", readonly=True))
     workers = {"before": Worker(args.before, args.before_home or args.home, not args.sequential),
                "after": Worker(HERE, args.home, not args.sequential)}

@@ -156,7 +156,8 @@ def test_ab_bench(bench_home: Path, tmp_path: Path) -> None:
     same number of searches each, the ratio of the medians; a folder that is no tree is refused."""
     other = shutil.copytree(ROOT / "paperlist", tmp_path / "tree" / "paperlist",
                             ignore=shutil.ignore_patterns("__pycache__"))
-    out = run_bench("ab_bench.py", "--home", bench_home, "--before", other.parent, "--rounds", "2")
+    out = run_bench("ab_bench.py", "--home", bench_home, "--before", other.parent,
+                    "--before-home", bench_home, "--rounds", "2")
     rows = {m[0]: (int(m[1]), *map(float, m[2:])) for m in re.findall(
         rf"^(topical|author|title|filtered|typing|all)\s+(\d+)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}$",
         out, re.MULTILINE)}
@@ -169,6 +170,10 @@ def test_ab_bench(bench_home: Path, tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, str(BENCHMARKS / "ab_bench.py"), "--home", str(bench_home),
                            "--before", str(tmp_path)], capture_output=True, text=True, check=False)
     assert proc.returncode != 0 and "is not a paperlist tree" in proc.stderr
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "ab_bench.py"), "--home", str(bench_home),
+                           "--before", str(other.parent), "--before-home", str(tmp_path)],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode != 0 and f"{tmp_path} is not a paperlist home" in proc.stderr
 
 
 @pytest.mark.skipif(missing_reason() is not None, reason=f"semantic extra not installed: {missing_reason()}")
