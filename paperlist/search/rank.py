@@ -31,7 +31,7 @@ ranked exactly from a small tier of papers (see tiers.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -40,6 +40,7 @@ from tantivy import Occur, Query
 
 from ..index import analyzers
 from .clauses import field_clause
+from .combine import all_clauses, all_of, bm25, chain, required_clauses
 from .negation import keeps_meaning
 from .proximity import proximity_parts
 from .query import ParsedQuery
@@ -179,7 +180,7 @@ class TextQueryBuilder:
         if clauses:
             if mode == "all":
                 tq.required = len(clauses)
-                words_q = _all(c.anyfield for c in clauses)
+                words_q = all_of(c.anyfield for c in clauses)
                 match.append((Occur.Must, words_q))
                 rank.append((Occur.Must, words_q))
             else:
@@ -204,17 +205,17 @@ class TextQueryBuilder:
             tq.query = tq.match = (None if not match else
                                    Query.boolean_query([(Occur.Must, Query.all_query()), *match]))
             return tq
-        tq.match = _all_clauses(match)
+        tq.match = all_clauses(match)
         few = mode == "all" and bool(clauses) and min(c.term.known for c in clauses) <= FLAT_MAX_MATCHES
         if few and len(bonuses) >= FLAT_MIN_PARTS and not (tq.prefixes or tq.fuzzy or tq.corrections):
             # Few papers can match (a pasted title): the optional parts as one union, built in
             # one go. A chain of n levels costs n copies of the growing query in tantivy's
             # bindings (~0.3 ms for a 10-word title); merging the parts' postings costs little
             # when few papers are visited.
-            tq.query = Query.boolean_query([(Occur.Must, _all_clauses(rank)),
+            tq.query = Query.boolean_query([(Occur.Must, all_clauses(rank)),
                                             *((Occur.Should, b.query) for b in bonuses)])
         else:
-            tq.query = _chain(_all_clauses(rank), [b.query for b in bonuses])
+            tq.query = chain(all_clauses(rank), [b.query for b in bonuses])
         if (mode == "all" and clauses and not tq.prefixes and not tq.fuzzy and not tq.corrections
                 and not any(occ == Occur.Must for occ, _ in fixed)
                 and min(c.term.known for c in clauses) >= TIER_MIN_MATCHES):
@@ -332,12 +333,12 @@ class TextQueryBuilder:
         for fname, term, weight in fields if people else fields[:1]:
             df = self._df(fname, term)
             if df:
-                out.append((_bm25(s, fname, term, weight * scale), df,
+                out.append((bm25(s, fname, term, weight * scale), df,
                             bm25_max(weight * scale, self._idf(df)), fname))
         needs = frozenset([of or stem])
         df = self._df("title", stem)
         if df:
-            parts.append(Part(_bm25(s, "title", stem, w.title * scale),
+            parts.append(Part(bm25(s, "title", stem, w.title * scale),
                               bm25_max(w.title * scale, self._idf(df)), needs, form=stem))
             if w.title_hit:
                 hit = w.title_hit * scale * self._idf(df)
@@ -345,7 +346,7 @@ class TextQueryBuilder:
                                   hit, needs, form=stem))
         df = self._df("keywords", stem) if w.keywords else 0
         if df:
-            parts.append(Part(_bm25(s, "keywords", stem, w.keywords * scale),
+            parts.append(Part(bm25(s, "keywords", stem, w.keywords * scale),
                               bm25_max(w.keywords * scale, self._idf(df))))
         # the word as typed in the title, its singular or plural alike ("Diffusion Model" and
         # "Diffusion Models" both have the query's "models")
@@ -370,12 +371,6 @@ class TextQueryBuilder:
         return out, parts
 
 
-
-def _bm25(schema: tantivy.Schema, fieldname: str, term: str, boost: float) -> Query:
-    """A BM25-scored term (frequencies only: positions are for phrases)."""
-    return Query.boost_query(Query.term_query(schema, fieldname, term, "freq"), boost)
-
-
 def _corrected(t: QTerm, corrections: dict[str, str]) -> QTerm:
     fix = corrections.get(t.word)
     return t if fix is None else QTerm(fix, analyzers.stem(fix), t.stop, False, t.known)
@@ -389,33 +384,3 @@ def _distinct(terms: list[QTerm]) -> list[QTerm]:
             seen.add((t.stem, t.word))
             out.append(t)
     return out
-
-
-def _chain(base: Query, bonuses: list[Query]) -> Query:
-    """``base`` plus each bonus where it matches. Nested one optional clause per level rather
-    than one flat list: tantivy then *seeks* each bonus to the base's matches (skip lists)
-    instead of scanning the union of all their postings, twice as fast on common words."""
-    q = base
-    for b in bonuses:
-        q = Query.boolean_query([(Occur.Must, q), (Occur.Should, b)])
-    return q
-
-
-def _all(queries: Iterable[Query]) -> Query:
-    qs = list(queries)
-    return qs[0] if len(qs) == 1 else Query.boolean_query([(Occur.Must, q) for q in qs])
-
-
-def _all_clauses(clauses: list[tuple[Occur, Query]]) -> Query:
-    if len(clauses) == 1 and clauses[0][0] == Occur.Must:
-        return clauses[0][1]
-    return Query.boolean_query(clauses)
-
-
-def required_clauses(n: int) -> int:
-    """How many of ``n`` word clauses a paper must match (all of 1-2, all but one of 3-5, 70%)."""
-    if n <= 2:
-        return n
-    if n <= 5:
-        return n - 1
-    return max(1, math.ceil(0.7 * n))
