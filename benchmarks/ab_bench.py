@@ -5,10 +5,12 @@ cost or save (the second of two back-to-back runs was 0.5 ms slower at the media
 it ran). Here one worker process per code tree (this checkout, and ``--before``: a git worktree of
 the other commit) opens the same home, and the two take turns: every round shuffles
 search_bench.py's query mix and sends it to both, the first of the two alternating by round. Each
-prints per kind p50 / p95 / p99 of wall time, and the ratio of the medians (after / before).
+prints per kind p50 / p95 / p99 of wall time, and the ratio of the medians (after / before);
+``--slowest N`` then lists the N queries slowest in this tree, with both medians (where the tail is).
 
     git worktree add /tmp/before <commit>
-    .venv/bin/python benchmarks/ab_bench.py --home /tmp/h1 --before /tmp/before [--rounds 5] [--sequential]
+    .venv/bin/python benchmarks/ab_bench.py --home /tmp/h1 --before /tmp/before \
+        [--rounds 5] [--sequential] [--slowest 8]
 
 Both trees must read the home's index (the same index version), or ``--before-home`` names a home
 the other tree built (an older index version): its store and index, the same corpus. The workers
@@ -91,6 +93,8 @@ def main() -> None:
     ap.add_argument("--before-home", type=Path, help="the home the other tree reads (default: --home)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--sequential", action="store_true", help="one thread per search (no second core)")
+    ap.add_argument("--slowest", type=int, default=0, metavar="N",
+                    help="also list the N queries slowest in this tree, with both medians")
     args = ap.parse_args()
     if not (args.before / "paperlist" / "__init__.py").exists():
         raise SystemExit(f"ab_bench: {args.before} is not a paperlist tree")
@@ -103,14 +107,16 @@ def main() -> None:
     for w in workers.values():          # warm caches (and the vocabulary)
         w.run(queries)
     times: dict[str, dict[str, list[float]]] = {name: {k: [] for k in KINDS} for name in workers}
+    per_query: dict[str, dict[tuple[str, str], list[float]]] = {name: {} for name in workers}
     rng = random.Random(1)
     try:
         for r in range(args.rounds):
             batch = queries[:]
             rng.shuffle(batch)
             for name in (("before", "after") if r % 2 == 0 else ("after", "before")):
-                for (kind, _, _), ms in zip(batch, workers[name].run(batch), strict=True):
+                for (kind, q, sort), ms in zip(batch, workers[name].run(batch), strict=True):
                     times[name][kind].append(ms)
+                    per_query[name].setdefault((q, sort), []).append(ms)
                     times[name]["all"].append(ms)
     finally:
         for w in workers.values():
@@ -124,6 +130,19 @@ def main() -> None:
         b, a = times["before"][k], times["after"][k]
         print(f"{k:<10} {len(a):>5}   {pct(b, 50):>10.2f} {pct(b, 95):>7.2f} {pct(b, 99):>7.2f}   "
               f"{pct(a, 50):>9.2f} {pct(a, 95):>7.2f} {pct(a, 99):>7.2f}   {pct(a, 50) / pct(b, 50):>16.3f}")
+    if args.slowest > 0:
+        print_slowest(per_query, args.slowest)
+
+
+def print_slowest(per_query: dict[str, dict[tuple[str, str], list[float]]], n: int) -> None:
+    """The ``n`` queries with the highest median in this tree, and their median in the other."""
+    pct = search_bench.pct
+    med = {name: {key: pct(ms, 50) for key, ms in qs.items()} for name, qs in per_query.items()}
+    print(f"\nthe {n} slowest here (median ms)   before    after   after/before")
+    for q, sort in sorted(med["after"], key=lambda key: -med["after"][key])[:n]:
+        b, a = med["before"][(q, sort)], med["after"][(q, sort)]
+        label = q if sort == "relevance" else f"{q} [by {sort}]"
+        print(f"  {label[:40]:<40} {b:>7.2f} {a:>8.2f} {a / b:>14.3f}")
 
 
 if __name__ == "__main__":

@@ -153,11 +153,12 @@ def test_search_bench(bench_home: Path) -> None:
 
 def test_ab_bench(bench_home: Path, tmp_path: Path) -> None:
     """This tree against itself (the other tree is a copy): every kind timed in both workers, the
-    same number of searches each, the ratio of the medians; a folder that is no tree is refused."""
+    same number of searches each, the ratio of the medians, the slowest queries slowest first; a
+    folder that is no tree is refused."""
     other = shutil.copytree(ROOT / "paperlist", tmp_path / "tree" / "paperlist",
                             ignore=shutil.ignore_patterns("__pycache__"))
     out = run_bench("ab_bench.py", "--home", bench_home, "--before", other.parent,
-                    "--before-home", bench_home, "--rounds", "2")
+                    "--before-home", bench_home, "--rounds", "2", "--slowest", "3")
     rows = {m[0]: (int(m[1]), *map(float, m[2:])) for m in re.findall(
         rf"^(topical|author|title|filtered|typing|all)\s+(\d+)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}$",
         out, re.MULTILINE)}
@@ -167,6 +168,12 @@ def test_ab_bench(bench_home: Path, tmp_path: Path) -> None:
         # (the medians are printed to 0.01 ms, the ratio from the unrounded ones)
         assert abs(ratio - a50 / b50) <= 0.006 * (1 / b50 + a50 / b50 ** 2) + 0.001, (kind, out)
     assert rows["all"][0] == sum(r[0] for k, r in rows.items() if k != "all")
+    slowest = [tuple(map(float, m)) for m in re.findall(rf"^  .+?\s+{NUM}\s+{NUM}\s+{NUM}$",
+                                                        out.split("the 3 slowest here")[1], re.MULTILINE)]
+    assert len(slowest) == 3, out
+    assert [a for _, a, _ in slowest] == sorted((a for _, a, _ in slowest), reverse=True), out
+    for b, a, ratio in slowest:
+        assert abs(ratio - a / b) <= 0.006 * (1 / b + a / b ** 2) + 0.001, out
     proc = subprocess.run([sys.executable, str(BENCHMARKS / "ab_bench.py"), "--home", str(bench_home),
                            "--before", str(tmp_path)], capture_output=True, text=True, check=False)
     assert proc.returncode != 0 and "is not a paperlist tree" in proc.stderr
