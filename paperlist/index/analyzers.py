@@ -73,6 +73,19 @@ def hyphen_pairs(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def joined_tokens(text: str) -> list[tuple[str, bool]]:
+    """``word_tokens`` of a text, each with whether a hyphen joins it to the next ("In-Context
+    Learning": (in, True), (context, False), (learning, False))."""
+    out: list[tuple[str, bool]] = []
+    at = 0
+    for m in _COMPOUND.finditer(text):
+        out += [(w, False) for w in word_tokens(text[at:m.start()])]
+        parts = word_tokens(m.group(0))
+        out += [(w, i < len(parts) - 1) for i, w in enumerate(parts)]
+        at = m.end()
+    return out + [(w, False) for w in word_tokens(text[at:])]
+
+
 def en_tokens(text: str) -> list[str]:
     """``en`` tokens of a text, as the index's stemmed fields have them."""
     return en().analyze(protect(text))
@@ -88,3 +101,25 @@ def stem(word: str) -> str:
 def word_tokens(text: str) -> list[str]:
     """``words`` tokens of a text (lower case, folded, unstemmed)."""
     return words().analyze(text)
+
+
+@lru_cache(maxsize=8192)
+def number_forms(word: str) -> tuple[str, ...]:
+    """The word and its singular or plural, where both have the same stem ("model", "models";
+    "strategy", "strategies"); the stem check keeps "news" from "new"."""
+    if len(word) < 3 or not word.isalpha():
+        return (word,)
+    if word.endswith("ies"):
+        cands = [word[:-3] + "y"]
+    elif word.endswith(("ches", "shes", "xes", "sses")):
+        cands = [word[:-2]]
+    elif word.endswith("s") and not word.endswith("ss"):
+        cands = [word[:-1]]
+    elif word.endswith("y") and word[-2:-1] not in "aeiou":
+        cands = [word[:-1] + "ies"]
+    elif word.endswith(("ch", "sh", "x", "ss")):
+        cands = [word + "es"]
+    else:
+        cands = [word + "s"]
+    own = stem(word)
+    return (word, *(c for c in cands if c != word and stem(c) == own))

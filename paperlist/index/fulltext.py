@@ -11,7 +11,7 @@ import math
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,17 +24,18 @@ from .. import versions
 from ..models import ACCEPTED_STATUSES, REJECTED_STATUSES
 from ..store import IndexDoc, Store
 from ..text import title_key
-from . import analyzers, bridge, generations, mentions
+from . import analyzers, bridge, generations, mentions, pioneers
 from .prior import TIER_PRIOR, prior
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
 PRIOR_INDEXED_SINCE = 13      # generations from this version index ``prior`` (tiers.important_papers)
+# 20: the first titles of a topic phrase (``pioneer``, pioneers.py);
 # 19: ``important``, the papers above TIER_PRIOR as one posting list (tiers.important_papers);
 # 18: the words after a hyphen in titles (title_tail, title_join); 17: an abbreviation of words
 # earlier papers wrote is no paper's name (mentions.Name.spells);
 # 16: importance weighs twice, papers known by a coined word (mentions.names); 15: the Chinese
 # bridge; 14: -alize words kept apart (analyzers.protect)
-INDEX_VERSION = 19
+INDEX_VERSION = 20
 INFO_FILE = "paperlist.json"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
@@ -62,6 +63,8 @@ def schema() -> tantivy.Schema:
     # (analyzers.hyphen_pairs): a query phrase does not count inside a compound
     sb.add_text_field("title_tail", tokenizer_name="raw", index_option="basic")
     sb.add_text_field("title_join", tokenizer_name="raw", index_option="basic")
+    # the topic phrases this paper's title was among the first to write (pioneers.key), one value each
+    sb.add_text_field("pioneer", tokenizer_name="raw", index_option="basic")
     sb.add_text_field("authors", tokenizer_name="words")          # one value per author (positions gap)
     # people recall first authors ...
     sb.add_text_field("first_author", tokenizer_name="words", index_option="basic")
@@ -216,6 +219,7 @@ def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int]
     by_rating = rating_ranks([r for *_, r in keys], browse)
     position = {pid: i for i, (pid, *_) in enumerate(keys)}
     del titles
+    first = pioneers.pioneers((pid, y, t) for pid, _, y, t, _ in keys)
     works = work_links(store)
     named = mentions.novelty(((pid, year, title, abstract) for pid, _v, year, title, abstract
                               in store.iter_embed_items()), path / "mentions")
@@ -235,7 +239,7 @@ def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int]
                 by_rating.append(i)
                 total += 1
             writer.add_document(_document(d, browse[i], by_title[i], by_rating[i], works.get(d.id),
-                                          named.get(d.id, 0.0)))
+                                          named.get(d.id, 0.0), first.get(d.id, ())))
             n += 1
             if progress and (n % 20000 == 0 or n == total):
                 progress(n, total)
@@ -291,7 +295,8 @@ def work_links(store: Store) -> dict[str, WorkLink]:
 
 
 def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
-              work: WorkLink | None = None, novelty: float = 0.0) -> tantivy.Document:
+              work: WorkLink | None = None, novelty: float = 0.0,
+              pioneered: Iterable[str] = ()) -> tantivy.Document:
     title = d.title_plain or d.title
     doc = tantivy.Document()
     doc.add_text("id", d.id)
@@ -304,6 +309,8 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
     for a, b in analyzers.hyphen_pairs(title):
         doc.add_text("title_tail", b)
         doc.add_text("title_join", f"{a} {b}")
+    for phrase in pioneered:
+        doc.add_text("pioneer", phrase)
     for i, (name, key) in enumerate(d.authors):
         text = _author_text(name, key)
         doc.add_text("authors", text)

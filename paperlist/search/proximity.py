@@ -10,6 +10,7 @@ from itertools import pairwise
 import tantivy
 from tantivy import Occur, Query
 
+from ..index import pioneers
 from ..names import author_key as _cached_author_key
 from ..text import title_key as _cached_title_key
 from .clauses import phrase_words
@@ -117,6 +118,9 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
         if n:   # the query names the paper: "batch normalization" -> "Batch Normalization: ..."
             out.append(Part(Query.const_score_query(Query.term_query(schema, "title_head", k), w.head),
                             w.head, in_tier=True))
+    first = pioneer(schema, w, words, df) if not typing else None
+    if first is not None:
+        out.append(first)
     if 2 <= len(words) <= 5:     # the query may be a person's name
         name = author_key(" ".join(words))
         n = df("author_key", name)
@@ -124,3 +128,20 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
             out.append(Part(Query.boost_query(Query.term_query(schema, "author_key", name, "freq"), w.author),
                             bm25_max(w.author, idf(n)), in_tier=True))
     return out
+
+
+def pioneer(schema: tantivy.Schema, w: Weights, words: list[str],
+            df: Callable[[str, str], int]) -> Part | None:
+    """The bonus of the papers whose titles were the first to write the query as a phrase, when
+    it then became a topic (index/pioneers.py: "Neural Machine Translation by Jointly Learning to
+    Align and Translate" for "neural machine translation"); None when no paper is such for it."""
+    if not w.pioneer or not 2 <= len(words) <= pioneers.MAX_TOKENS:
+        return None
+    phrase = pioneers.key(words)
+    try:
+        if not df("pioneer", phrase):
+            return None
+    except ValueError:          # an index without the field (before version 20)
+        return None
+    return Part(Query.const_score_query(Query.term_query(schema, "pioneer", phrase), w.pioneer), w.pioneer,
+                in_tier=True)

@@ -28,6 +28,9 @@ class Weights:
     phrase_slop: int = 3
     exact: float = 40.0           # the whole query is the title
     head: float = 50.0            # the whole query is the title's head before a colon (a constant)
+    # a title among the first to write the query as a phrase, which later titles made a topic
+    # (index/pioneers.py); a constant
+    pioneer: float = 30.0
     author: float = 10.0          # the whole query is an author's name
     fuzzy_df: int = 1             # words in fewer papers than this also match spelling neighbours
     typo_df: int = 30             # words in fewer papers than this also match a common neighbour

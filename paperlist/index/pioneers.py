@@ -1,0 +1,135 @@
+"""Pioneers: the first papers whose titles name a topic that later titles made common.
+
+A topic search ("neural machine translation", "adversarial examples", "prompt tuning") finds
+hundreds of titles with every query word, and keyword scores cannot tell the paper that started
+the topic from the hundredth variation on it: "Neural Machine Translation by Jointly Learning to
+Align and Translate" (ICLR 2015, no citation count in any source) ranked below 100 titles that
+name the topic in fewer words. What the corpus does say is *when* each title first wrote the
+phrase: Bahdanau et al. were among the first two, and 150 titles wrote it in the five years after.
+
+For every phrase of 2 to ``MAX_TOKENS`` words (unstemmed, singular and plural alike: ``key``)
+that at least ``MIN_TITLES`` works have in their titles, the *pioneers* are its first works: those
+with at most ``MAX_FIRST`` other works writing it before them or in their own year (a phrase that
+40 titles wrote in its first year, "vision transformer" in 2021, has no pioneer), provided it then
+spread: its share of the titles of the ``WINDOW`` years after a pioneer is at least ``MIN_BURST``
+times its share of the titles before (smoothed by one). Old phrases in steady use have no pioneer:
+the first 1988 title with "object detection" was followed by three in five years (burst 0.2),
+where "Generative Adversarial Nets" (2014) was followed by 301 titles (burst 300).
+
+A pioneer is stored with the phrase (``key``) in the index's ``pioneer`` field; a query that *is*
+the phrase gives it a bonus (search.proximity). The bonus applies only to that query, and a pioneer
+has every word of it in its title: it orders papers about the topic and cannot lift an off-topic
+one. Versions of one work (same title key, ``versions.work_key``) count once and share the result.
+On the full corpus (324k titles): 30 s and 0.9 GB, 1,415 pioneers of 1,307 phrases.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from ..versions import work_key
+from . import analyzers
+
+MAX_TOKENS = 5
+MIN_TITLES = 20
+MAX_FIRST = 1            # other works that wrote the phrase before a pioneer or in its year, at most
+WINDOW = 5
+MIN_BURST = 20.0
+MIN_SPREAD = 5           # titles in the window after a pioneer, at least (burst of tiny counts says nothing)
+# words written alike in titles (search/variants.py: "Generative Adversarial Nets")
+_SAME = {"net": "network"}
+
+
+@lru_cache(maxsize=65536)
+def _form(word: str) -> str:
+    """One form for a word's singular and plural ("embeddings", "embedding"), and for the words
+    titles use alike ("nets", "networks"). Words, not stems: the stemmer merges "contrastive"
+    with "contrast", and "Deep Contrast Learning" is no pioneer of "contrastive learning"."""
+    one = min(analyzers.number_forms(word), key=lambda f: (len(f), f))
+    return _SAME.get(one, one)
+
+
+def key(words: Sequence[str]) -> str:
+    """The phrase key of a sequence of words as ``analyzers.word_tokens`` gives them
+    ("Generative Adversarial Nets" and "generative adversarial networks" have the same)."""
+    return " ".join(_form(w) for w in words)
+
+
+def phrases(tokens: Sequence[tuple[str, bool]]) -> set[str]:
+    """The keys of a title's phrases (its ``analyzers.joined_tokens``): runs of 2 to MAX_TOKENS
+    words that neither start nor end with a stop word, unless a hyphen ties it to the phrase (the
+    "in" of "In-Context Learning")."""
+    stop = analyzers.STOP_WORDS
+    forms = [_form(w) for w, _ in tokens]
+    tied = [j for _, j in tokens]
+    out = set()
+    for i, first in enumerate(forms):
+        if first in stop and not tied[i]:
+            continue
+        for j in range(i + 1, min(len(forms), i + MAX_TOKENS)):
+            if forms[j] not in stop or tied[j - 1]:
+                out.add(" ".join(forms[i:j + 1]))
+    return out
+
+
+def pioneers(papers: Iterable[tuple[str, int, str]]) -> dict[str, list[str]]:
+    """Each pioneer paper's phrase keys (see the module doc), for ``papers`` as (id, year, plain
+    title)."""
+    works: dict[str, tuple[int, list[str]]] = {}       # work key -> (earliest year, ids)
+    words_of: dict[str, list[tuple[str, bool]]] = {}
+    for pid, year, title in papers:
+        wk = work_key(pid)
+        got = works.get(wk)
+        if got is None:
+            works[wk] = (year, [pid])
+            words_of[wk] = analyzers.joined_tokens(title)
+        else:
+            works[wk] = (min(got[0], year), [*got[1], pid])
+    total: Counter[str] = Counter()
+    for words in words_of.values():
+        total.update(phrases(words))
+    common = {p for p, n in total.items() if n >= MIN_TITLES}
+    del total
+    per_year: dict[str, Counter[int]] = {p: Counter() for p in common}
+    first: dict[str, list[tuple[int, str]]] = {p: [] for p in common}   # max-heaps of the earliest works
+    all_years: Counter[int] = Counter()
+    for wk, words in words_of.items():
+        year = works[wk][0]
+        all_years[year] += 1
+        for p in phrases(words) & common:
+            per_year[p][year] += 1
+            heap = first[p]
+            item = (-year, wk)
+            if len(heap) <= MAX_FIRST:
+                heapq.heappush(heap, item)
+            elif item > heap[0]:
+                heapq.heapreplace(heap, item)
+    years = sorted(all_years)
+    cumulative = [0]
+    for y in years:
+        cumulative.append(cumulative[-1] + all_years[y])
+
+    def titles_in(lo: int, hi: int) -> int:       # all works of years lo..hi
+        return cumulative[bisect.bisect_right(years, hi)] - cumulative[bisect.bisect_left(years, lo)]
+
+    out: dict[str, list[str]] = {}
+    for p in common:
+        hist = per_year[p]
+        for neg_year, wk in first[p]:
+            year = -neg_year
+            earlier = sum(n for y, n in hist.items() if y < year)
+            if earlier + hist[year] - 1 > MAX_FIRST:
+                continue
+            spread = sum(n for y, n in hist.items() if year < y <= year + WINDOW)
+            if spread < MIN_SPREAD:
+                continue
+            after = spread / max(1, titles_in(year + 1, year + WINDOW))
+            before = (earlier + 1) / max(1, titles_in(-10**6, year - 1))
+            if after >= MIN_BURST * before:
+                for pid in works[wk][1]:
+                    out.setdefault(pid, []).append(p)
+    return out
