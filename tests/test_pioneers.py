@@ -29,6 +29,18 @@ def test_a_phrase_key_takes_singular_and_plural_and_nets_alike_but_not_stem_coll
     assert pioneers.phrases(analyzers.joined_tokens("A Study of the Web")) == {"study of the web"}
 
 
+@pytest.mark.parametrize("query, phrase", [
+    ("neural machine translation", "neural machine translation"),
+    ("the lottery ticket hypothesis", "lottery ticket hypothesis"),     # no phrase starts with "the"
+    ("in-context learning", "in context learning"),                     # a hyphen keeps its "in"
+    ("models of the", None),
+    ("transformers", None),
+    ("one two three four five six", None),
+])
+def test_the_phrase_a_query_may_name(query: str, phrase: str | None) -> None:
+    assert pioneers.query_key(analyzers.joined_tokens(query)) == (key(phrase) if phrase else None)
+
+
 def corpus(first_year: int, same_year: int, spread: int, steady: bool = False) -> list[tuple[str, int, str]]:
     """Papers for one phrase: a first title in ``first_year`` (and ``same_year`` more that year),
     then ``spread`` titles over the next years, or one a year for 30 years (``steady``); and 2,000
@@ -87,6 +99,7 @@ def test_the_pioneer_comes_first_for_its_phrase_only(tmp_path: Path) -> None:
     build_store(tmp_path, extra=extra).close()
     s = Searcher.open(tmp_path)
     assert s.search(SearchRequest(q="neural machine translation", per_page=5)).hits[0].title == first
+    assert s.search(SearchRequest(q="the Neural Machine Translations", per_page=5)).hits[0].title == first
     # without the bonus it is not first: the test sees the mechanism, not the title's luck
     plain = Searcher(tmp_path, weights=replace(DEFAULT_WEIGHTS, pioneer=0.0))
     assert plain.search(SearchRequest(q="neural machine translation", per_page=5)).hits[0].title != first

@@ -76,6 +76,19 @@ def phrases(tokens: Sequence[tuple[str, bool]]) -> set[str]:
     return out
 
 
+def query_key(tokens: Sequence[tuple[str, bool]]) -> str | None:
+    """The phrase key a query's words (each with whether a hyphen joins it to the next) may name:
+    without the stop words at either end that no phrase has ("the lottery ticket hypothesis"),
+    None when fewer than 2 or more than MAX_TOKENS words are left."""
+    toks = list(tokens)
+    stop = analyzers.STOP_WORDS
+    while toks and toks[0][0] in stop and not toks[0][1]:
+        toks.pop(0)
+    while toks and toks[-1][0] in stop and not (len(toks) > 1 and toks[-2][1]):
+        toks.pop()
+    return key([w for w, _ in toks]) if 2 <= len(toks) <= MAX_TOKENS else None
+
+
 def pioneers(papers: Iterable[tuple[str, int, str]]) -> dict[str, list[str]]:
     """Each pioneer paper's phrase keys (see the module doc), for ``papers`` as (id, year, plain
     title)."""
@@ -95,7 +108,8 @@ def pioneers(papers: Iterable[tuple[str, int, str]]) -> dict[str, list[str]]:
     common = {p for p, n in total.items() if n >= MIN_TITLES}
     del total
     per_year: dict[str, Counter[int]] = {p: Counter() for p in common}
-    first: dict[str, list[tuple[int, str]]] = {p: [] for p in common}   # max-heaps of the earliest works
+    # each phrase's MAX_FIRST + 1 earliest works, as a heap whose top is the latest of them
+    first: dict[str, list[tuple[int, str]]] = {p: [] for p in common}
     all_years: Counter[int] = Counter()
     for wk, words in words_of.items():
         year = works[wk][0]

@@ -66,12 +66,13 @@ def compounded(schema: tantivy.Schema, ws: list[str], before: dict[str, str | No
 
 def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_all: list[str],
                     content: list[str], typing: bool, df: Callable[[str, str], int],
-                    idf: Callable[[int], float],
-                    hyphenated: set[tuple[str, str]] | None = None) -> list[Part]:
+                    idf: Callable[[int], float], hyphenated: set[tuple[str, str]] | None = None,
+                    tied: list[bool] | None = None) -> list[Part]:
     """``words``/``stems_all``: every query word as typed and stemmed; ``content``: the stems of
     its content words (no stop words, no repeats); ``typing``: the last word is unfinished;
     ``hyphenated``: pairs of stems that are one hyphenated word of the query, which count as a
-    pair only side by side ("self-supervised" is not "Self-Joint Supervised")."""
+    pair only side by side ("self-supervised" is not "Self-Joint Supervised"); ``tied``: for each
+    word, whether a hyphen joins it to the next (the "in" of "in-context")."""
     hyphenated = hyphenated or set()
     out: list[Part] = []
     stems = [x for x in stems_all if x]
@@ -118,9 +119,10 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
         if n:   # the query names the paper: "batch normalization" -> "Batch Normalization: ..."
             out.append(Part(Query.const_score_query(Query.term_query(schema, "title_head", k), w.head),
                             w.head, in_tier=True))
-    first = pioneer(schema, w, words, df) if not typing else None
-    if first is not None:
-        out.append(first)
+    if not typing:
+        first = pioneer(schema, w, list(zip(words, tied or [False] * len(words), strict=True)), df)
+        if first is not None:
+            out.append(first)
     if 2 <= len(words) <= 5:     # the query may be a person's name
         name = author_key(" ".join(words))
         n = df("author_key", name)
@@ -130,14 +132,15 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
     return out
 
 
-def pioneer(schema: tantivy.Schema, w: Weights, words: list[str],
+def pioneer(schema: tantivy.Schema, w: Weights, words: list[tuple[str, bool]],
             df: Callable[[str, str], int]) -> Part | None:
     """The bonus of the papers whose titles were the first to write the query as a phrase, when
     it then became a topic (index/pioneers.py: "Neural Machine Translation by Jointly Learning to
-    Align and Translate" for "neural machine translation"); None when no paper is such for it."""
-    if not w.pioneer or not 2 <= len(words) <= pioneers.MAX_TOKENS:
+    Align and Translate" for "neural machine translation"); None when no paper is such for it.
+    ``words``: the query's words, each with whether a hyphen joins it to the next."""
+    phrase = pioneers.query_key(words) if w.pioneer else None
+    if phrase is None:
         return None
-    phrase = pioneers.key(words)
     try:
         if not df("pioneer", phrase):
             return None

@@ -231,7 +231,8 @@ class TextQueryBuilder:
         typing = bool(terms) and terms[-1].prefix and terms[-1].word in tq.prefixes
         hyphenated = {(a.stem, b.stem) for a, b in zip(terms, terms[1:], strict=False) if a.joined}
         return proximity_parts(self.schema, self.w, [t.word for t in terms], [t.stem for t in terms],
-                               [t.stem for t in content], typing, self._df, self._idf, hyphenated)
+                               [t.stem for t in content], typing, self._df, self._idf, hyphenated,
+                               [t.joined for t in terms])
 
     def _tiers(self, clauses: list[_Clause], parts: list[Part]) -> Tier | None:
         """The tier for ``clauses`` (all required). Papers with a word in an author's name
