@@ -76,6 +76,8 @@ def hyphen_pairs(text: str) -> list[tuple[str, str]]:
 def joined_tokens(text: str) -> list[tuple[str, bool]]:
     """``word_tokens`` of a text, each with whether a hyphen joins it to the next ("In-Context
     Learning": (in, True), (context, False), (learning, False))."""
+    if "-" not in text:
+        return [(w, False) for w in word_tokens(text)]
     out: list[tuple[str, bool]] = []
     at = 0
     for m in _COMPOUND.finditer(text):

@@ -63,16 +63,21 @@ def phrases(tokens: Sequence[tuple[str, bool]]) -> set[str]:
     """The keys of a title's phrases (its ``analyzers.joined_tokens``): runs of 2 to MAX_TOKENS
     words that neither start nor end with a stop word, unless a hyphen ties it to the phrase (the
     "in" of "In-Context Learning")."""
+    return _phrases(tuple(_form(w) for w, _ in tokens), tuple(j for _, j in tokens))
+
+
+def _phrases(forms: tuple[str, ...], tied: tuple[bool, ...]) -> set[str]:
     stop = analyzers.STOP_WORDS
-    forms = [_form(w) for w, _ in tokens]
-    tied = [j for _, j in tokens]
     out = set()
+    n = len(forms)
     for i, first in enumerate(forms):
         if first in stop and not tied[i]:
             continue
-        for j in range(i + 1, min(len(forms), i + MAX_TOKENS)):
-            if forms[j] not in stop or tied[j - 1]:
-                out.add(" ".join(forms[i:j + 1]))
+        text = first
+        for j in range(i + 1, min(n, i + MAX_TOKENS)):
+            text = f"{text} {forms[j]}"
+            if tied[j - 1] or forms[j] not in stop:
+                out.add(text)
     return out
 
 
@@ -93,28 +98,29 @@ def pioneers(papers: Iterable[tuple[str, int, str]]) -> dict[str, list[str]]:
     """Each pioneer paper's phrase keys (see the module doc), for ``papers`` as (id, year, plain
     title)."""
     works: dict[str, tuple[int, list[str]]] = {}       # work key -> (earliest year, ids)
-    words_of: dict[str, list[tuple[str, bool]]] = {}
+    words_of: dict[str, tuple[tuple[str, ...], tuple[bool, ...]]] = {}     # work key -> forms, ties
     for pid, year, title in papers:
         wk = work_key(pid)
         got = works.get(wk)
         if got is None:
             works[wk] = (year, [pid])
-            words_of[wk] = analyzers.joined_tokens(title)
+            tokens = analyzers.joined_tokens(title)
+            words_of[wk] = (tuple(_form(w) for w, _ in tokens), tuple(j for _, j in tokens))
         else:
             works[wk] = (min(got[0], year), [*got[1], pid])
     total: Counter[str] = Counter()
-    for words in words_of.values():
-        total.update(phrases(words))
+    for forms, tied in words_of.values():
+        total.update(_phrases(forms, tied))
     common = {p for p, n in total.items() if n >= MIN_TITLES}
     del total
     per_year: dict[str, Counter[int]] = {p: Counter() for p in common}
     # each phrase's MAX_FIRST + 1 earliest works, as a heap whose top is the latest of them
     first: dict[str, list[tuple[int, str]]] = {p: [] for p in common}
     all_years: Counter[int] = Counter()
-    for wk, words in words_of.items():
+    for wk, (forms, tied) in words_of.items():
         year = works[wk][0]
         all_years[year] += 1
-        for p in phrases(words) & common:
+        for p in _phrases(forms, tied) & common:
             per_year[p][year] += 1
             heap = first[p]
             item = (-year, wk)
