@@ -24,8 +24,8 @@ from paperlist.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAPERCOPILOT = FIXTURES / "papercopilot"
-SHARED_DATA = Path(os.environ.get("PAPERLIST_SHARED_DATA") or os.environ.get("PAPERLIST_DATA")
-                   or default_data_dir() or "/nonexistent/shared/data")
+_NAMED_DATA = os.environ.get("PAPERLIST_SHARED_DATA") or os.environ.get("PAPERLIST_DATA")
+SHARED_DATA = Path(_NAMED_DATA or default_data_dir() or "/nonexistent/shared/data")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -136,6 +136,8 @@ def icra_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def shared_data(sub: str = "") -> Path:
     path = SHARED_DATA / sub
     if not path.exists():
+        if not _NAMED_DATA and default_data_dir() is None:
+            pytest.skip("real corpus not found: no ../shared/data beside the checkout, PAPERLIST_DATA unset")
         pytest.skip(f"real corpus not present at {path}")
     return path
 

@@ -11,7 +11,7 @@ import pytest
 
 from paperlist.sources import origins
 
-from .conftest import FIXTURES, PAPERCOPILOT, SHARED_DATA, run_cli, serve_dir
+from .conftest import FIXTURES, PAPERCOPILOT, SHARED_DATA, run_cli, serve_dir, shared_data
 
 
 def fake_github(root: Path) -> None:
@@ -261,9 +261,7 @@ def test_2026_known_lists_name_the_files_the_readme_names() -> None:
 
 
 def test_ai_top_conf_known_list_is_the_manifest() -> None:
-    manifest = SHARED_DATA / "ai-top-conf-jsons" / "MANIFEST.json"
-    if not manifest.exists():
-        pytest.skip(f"no {manifest}")
+    manifest = shared_data("ai-top-conf-jsons/MANIFEST.json")
     listed = {f"ai-top-conf-jsons/{f['source_path']}" for f in json.loads(manifest.read_text())["files"]}
     plan = origins.plan(["aitopconf"], api="http://127.0.0.1:9", raw="https://r", timeout=2)
     assert len(listed) == 120 and {d.local for d in plan} == listed
