@@ -105,6 +105,12 @@ def word_tokens(text: str) -> list[str]:
     return words().analyze(text)
 
 
+# words (and stems: they are their own) that papers write alike though neither stemming nor
+# number joins them: "Generative Adversarial Nets" is the paper "generative adversarial networks"
+# means; each maps to the form the pair shares (search/variants.py, index/pioneers.py)
+ALIKE: dict[str, str] = {"net": "network"}
+
+
 @lru_cache(maxsize=8192)
 def number_forms(word: str) -> tuple[str, ...]:
     """The word and its singular or plural, where both have the same stem ("model", "models";

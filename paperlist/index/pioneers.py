@@ -40,8 +40,6 @@ MAX_FIRST = 1            # other works that wrote the phrase before a pioneer or
 WINDOW = 5
 MIN_BURST = 20.0
 MIN_SPREAD = 5           # titles in the window after a pioneer, at least (burst of tiny counts says nothing)
-# words written alike in titles (search/variants.py: "Generative Adversarial Nets")
-_SAME = {"net": "network"}
 
 
 @lru_cache(maxsize=65536)
@@ -50,7 +48,7 @@ def _form(word: str) -> str:
     titles use alike ("nets", "networks"). Words, not stems: the stemmer merges "contrastive"
     with "contrast", and "Deep Contrast Learning" is no pioneer of "contrastive learning"."""
     one = min(analyzers.number_forms(word), key=lambda f: (len(f), f))
-    return _SAME.get(one, one)
+    return analyzers.ALIKE.get(one, one)
 
 
 def key(words: Sequence[str]) -> str:

@@ -4,15 +4,13 @@ search for "generative adversarial networks" wants)."""
 
 from __future__ import annotations
 
-from ..index.analyzers import number_forms
+from ..index.analyzers import ALIKE, number_forms
 
 __all__ = ["SAME", "number_forms", "same_stems"]
 
-# stem -> stems searched with it (both ways); keep this list short and certain
+# stem -> stems searched with it (both ways): analyzers.ALIKE, short and certain
 SAME: dict[str, tuple[str, ...]] = {
-    "network": ("net",),
-    "net": ("network",),
-}
+    **{a: (b,) for a, b in ALIKE.items()}, **{b: (a,) for a, b in ALIKE.items()}}
 
 
 def same_stems(stem: str) -> tuple[str, ...]:
