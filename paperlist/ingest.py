@@ -23,7 +23,7 @@ from typing import Any, Protocol, TypeVar
 
 from . import merge
 from .pool import process_pool
-from .sources import SourceError, detect, expand, load_path, load_url
+from .sources import SourceError, companion, detect, expand, load_path, load_url
 from .store import FileCounts, FileState, PaperCounts, Store, encode_record
 
 BULK_BLOCKS = 50          # merging this many blocks rebuilds secondary indexes once instead of per row
@@ -34,7 +34,7 @@ R = TypeVar("R")
 @dataclass(slots=True)
 class FileReport:
     name: str
-    status: str                       # "ingested", "unchanged", "failed", "ignored"
+    status: str                       # "ingested", "unchanged", "failed", "ignored", "companion"
     key: str | None = None
     source: str | None = None
     counts: FileCounts = field(default_factory=FileCounts)
@@ -145,7 +145,9 @@ def _parse_job(job: _Job) -> _Parsed:
         except SourceError as e:
             if job.explicit:
                 raise
-            return _Parsed(FileReport(job.name, "ignored", error=str(e)))
+            # a file that describes its folder's lists (provenance, counts) is passed by quietly
+            what = companion(src)
+            return _Parsed(FileReport(job.name, "companion" if what else "ignored", error=what or str(e)))
         key = reader.file_key(src)
         if job.known.get(key) == (src.sha256, reader.version):
             return _Parsed(FileReport(job.name, "unchanged", key, reader.name))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from paperlist.models import Record
-from paperlist.sources import READERS, SourceError, detect, expand, load_path
+from paperlist.sources import READERS, SourceError, companion, detect, expand, load_path
 
 from .conftest import shared_data
 
@@ -59,8 +59,12 @@ def acl() -> dict[str, list[Record]]:
 
 @pytest.fixture(scope="module")
 def openreview() -> dict[str, list[Record]]:
-    # icml2026/ holds categories and institutions: the orgroups reader's (test_aitopconf.py)
-    return _parse_dir(shared_data("openreview-exports"), "openreview", skip=("icml2026",))
+    # icml2026/ holds categories and institutions: the orgroups reader's (test_aitopconf.py);
+    # iclr2026-apiv2/ is OpenReview API v2 notes (test_openreview_api.py); the rating folders are
+    # review scores, not paper lists of this reader's
+    return _parse_dir(shared_data("openreview-exports"), "openreview",
+                      skip=("icml2026", "iclr2026-apiv2", "iclr2026-reviews", "iclr2024-ratings",
+                            "iclr2026-accepted-ratings"))
 
 
 def test_every_acl_collection_parses_with_its_papers(acl: dict[str, list[Record]]) -> None:
@@ -112,19 +116,31 @@ def test_sniffers_route_the_whole_corpus() -> None:
     reader, and each folder by the readers made for it."""
     root = shared_data()
     claimed: Counter[tuple[str, str]] = Counter()
+    unread: list[str] = []
     for name, path in expand(str(root)):
         assert path is not None
         folder = path.relative_to(root).parts[0]
         src = load_path(path)
         hits = [r.name for r in READERS.values() if r.sniff(src)]
         assert len(hits) <= 1, (name, hits)
-        claimed[(folder, hits[0] if hits else "-")] += 1
+        if hits:
+            claimed[(folder, hits[0])] += 1
+        elif companion(src):
+            claimed[(folder, "companion")] += 1         # PROVENANCE.txt, conference.json, counts
+        else:
+            unread.append(path.relative_to(root).as_posix())
     assert claimed == Counter({
         ("acl-anthology", "acl"): 21, ("openreview-exports", "openreview"): 18,
-        ("openreview-exports", "orgroups"): 2,
-        ("openreview-exports", "-"): 1,                                 # icml2026/meta.json: counts only
+        ("openreview-exports", "orgroups"): 2, ("openreview-exports", "openreview-api"): 2,
+        ("openreview-exports", "companion"): 6,      # 4 PROVENANCE.txt, icml2026/meta.json, papers-meta.json
         ("ai-top-conf-jsons", "aitopconf"): 120, ("papercopilot", "papercopilot"): 277,
         ("mlanthology", "mlanthology"): claimed[("mlanthology", "mlanthology")],
         ("www2026", "webconf"): 6, ("iros2026", "explorer"): 1, ("icra2026", "papercept"): 5,
+        ("neurips2026", "highlights"): 1, ("neurips2026", "companion"): 1,
+        ("conference-navigator", "navigator"): 2, ("conference-navigator", "companion"): 4,
+        ("cvmlpaper-atlas", "companion"): 1,
     })
     assert claimed[("mlanthology", "mlanthology")] > 100
+    # what no reader takes yet: review scores (issue 44) and the curated lists' topics (issue 47)
+    assert all(u.startswith("openreview-exports/iclr2026-reviews/") or u == "curated-lists/TOPICS.tsv"
+               for u in unread), unread

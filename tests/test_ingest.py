@@ -173,6 +173,26 @@ def test_missing_path_and_unknown_files(home: Path, tmp_path: Path) -> None:
     assert Store(home / "paperlist.db").stats()["papers"] == 1
 
 
+def test_files_that_describe_a_folder_are_passed_by_quietly(home: Path, tmp_path: Path) -> None:
+    """A data folder's PROVENANCE.txt, a programme's conference.json and a file of counts hold no
+    papers: the summary does not ask the user to act on them. A paper list named like one is read."""
+    d = tmp_path / "folder"
+    d.mkdir()
+    (d / "PROVENANCE.txt").write_text("repository: x/y @ abc123\nlicense: none\n")
+    (d / "conference.json").write_text(json.dumps({"id": "ijcai-2026", "name": "IJCAI-ECAI 2026",
+                                                    "source": {"adapter": "ijcai_html", "url": "https://x"}}))
+    (d / "meta.json").write_text(json.dumps({"generated_at": "2026-06-26", "paper_count": 6341,
+                                             "venue_counts": {"regular": 5805, "spotlight": 536}}))
+    (d / "notes.json").write_text('{"what": "not a paper list"}')
+    shutil.copy(PAPERCOPILOT / "kdd" / "kdd2024.json", d / "kdd2024.json")
+    result = run_cli(home, "ingest", "-q", "--no-index", str(d))
+    assert result.exit_code == 0, result.stderr
+    assert "notes.json: unrecognized file format" in result.stdout
+    for name in ("PROVENANCE.txt", "conference.json", "meta.json"):
+        assert name not in result.stdout + result.stderr
+    assert Store(home / "paperlist.db").stats()["papers"] == 1
+
+
 def test_ingest_from_url_matches_local_file(home: Path, http_root: str, tmp_path: Path) -> None:
     result = run_cli(home, "ingest", "-q", f"{http_root}/nips/nips2018.json",
                      f"{http_root}/nips/nips2099.json")

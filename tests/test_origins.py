@@ -164,8 +164,30 @@ TREES_2026: dict[str, list[tuple[str, str, str | None]]] = {
         ("classification/fullaff_1.txt", "blob", None), ("scripts/parse_papers.py", "blob", None),
         ("raw/program_html/tuesday.htm", "blob", None), ("raw/paper_titles/tue.html", "blob", None),
     ],
+    # the folders of 2026-12-07 (../shared/data/README.md: "The folders added on 2026-12-07 hold …")
+    "chpark-ML/neurips2026-medical-llm-rag": [
+        ("data/highlights.json", "blob", "neurips2026/highlights.json"),
+        ("data/highlights.csv", "blob", None), ("data", "tree", None), ("README.md", "blob", None),
+        ("highlights.json", "blob", None),
+    ],
+    "dennis-fast/conference-paper-navigator": [
+        ("conferences/ijcai-2026/data/papers.json", "blob", "conference-navigator/ijcai-2026/papers.json"),
+        ("conferences/eacl-2026/data/papers.json", "blob", "conference-navigator/eacl-2026/papers.json"),
+        ("conferences/eacl-2026/conference.json", "blob", None),
+        ("docs/eacl-2026/data/papers.json", "blob", None),         # the site's copy of the same file
+        ("conferences/acl-2099/data/papers.json", "blob", None),   # a programme we do not read yet
+        ("conferences/ijcai-2026/raw/accepted-papers.html", "blob", None),
+    ],
+    "zhuanxv-G/ICLR-2025-Analysis": [
+        ("paper_info_api_response.json", "blob",
+         "openreview-exports/iclr2026-apiv2/paper_info_api_response.json"),
+        ("paper_info_cleaned_reviews.json", "blob",
+         "openreview-exports/iclr2026-apiv2/paper_info_cleaned_reviews.json"),
+        ("analysis.ipynb", "blob", None), ("data/paper_info_api_response.json", "blob", None),
+    ],
 }
-NEW_SOURCES = ["aitopconf", "orgroups", "webconf", "explorer", "papercept"]
+NEW_SOURCES = ["aitopconf", "orgroups", "webconf", "explorer", "papercept", "highlights", "navigator",
+               "openreview-api"]
 # The source's folder under ../shared/data, and how many files it has there (for runs without it).
 NEW_FOLDERS = {"aitopconf": ("ai-top-conf-jsons", 120), "orgroups": ("openreview-exports/icml2026", 3),
                "webconf": ("www2026", 6), "explorer": ("iros2026", 1), "papercept": ("icra2026", 5)}
@@ -225,7 +247,7 @@ def _shared_names(folder: str) -> set[str] | None:
             for p in root.rglob("*") if p.is_file() and p.name != "MANIFEST.json"}
 
 
-@pytest.mark.parametrize("source", NEW_SOURCES)
+@pytest.mark.parametrize("source", NEW_SOURCES[:5])
 def test_2026_known_lists_when_the_api_cannot_be_reached(source: str) -> None:
     plan = origins.plan([source], api="http://127.0.0.1:9", raw="https://raw.example", timeout=2)
     got = [d.local for d in plan]
@@ -258,6 +280,22 @@ def test_2026_known_lists_name_the_files_the_readme_names() -> None:
         *(f"icra2026/icra2026-program-{d}.html" for d in ("tuesday", "wednesday", "thursday"))}
     assert {x for x in got if x.startswith("openreview-exports/")} == {
         f"openreview-exports/icml2026/{n}.json" for n in ("categories", "orgs", "meta")}
+
+
+def test_december_known_lists_name_the_files_the_readme_names() -> None:
+    """Without the GitHub API: the paper files of the folders added on 2026-12-07, and not their
+    companions (PROVENANCE.txt, conference.json), which hold no papers."""
+    plan = origins.plan(["highlights", "navigator", "openreview-api"], api="http://127.0.0.1:9",
+                        raw="https://r", timeout=2)
+    assert {d.local for d in plan} == {
+        "neurips2026/highlights.json", "conference-navigator/ijcai-2026/papers.json",
+        "conference-navigator/eacl-2026/papers.json",
+        "openreview-exports/iclr2026-apiv2/paper_info_api_response.json",
+        "openreview-exports/iclr2026-apiv2/paper_info_cleaned_reviews.json"}
+    for d in plan:
+        (o,) = origins.ORIGINS[next(k for k in ("highlights", "navigator", "openreview-api")
+                                    if d.url.startswith(f"https://r/{origins.ORIGINS[k][0].repo}/"))]
+        assert o.local(d.url.removeprefix(f"https://r/{o.repo}/{o.ref}/")) == d.local
 
 
 def test_ai_top_conf_known_list_is_the_manifest() -> None:

@@ -6,31 +6,35 @@ from __future__ import annotations
 # (aitopconf) lists titles and links scraped from proceedings sites, with scraping artifacts, so
 # it comes after every source that has the same field; orgroups (ICML 2026 categories and
 # institutions) only adds keywords and institutions.
-_PROGRAMS = ("webconf", "explorer", "papercept")
+_PROGRAMS = ("webconf", "explorer", "papercept", "navigator")
+# OpenReview's own API (openreview-api) is the venue's record of an OpenReview conference: it comes
+# before the community exports of it (openreview); the orals and spotlights of the virtual site
+# (highlights) come next for what they have (decision, authors with affiliations).
+_OR = ("openreview-api", "openreview", "highlights")
 
 # Per-field source priority, most trusted first. Sources not listed come last.
 FIELD_PRIORITY: dict[str, tuple[str, ...]] = {
     # Titles: the wording comes from the published record ("published_title"), the spelling from
     # the source that keeps LaTeX best ("title"); see _pick_title.
-    "published_title": ("acl", "mlanthology", "openreview", "papercopilot", *_PROGRAMS, "aitopconf"),
-    "title": ("acl", "papercopilot", "openreview", "mlanthology", *_PROGRAMS, "aitopconf"),
-    "venue": ("acl", "papercopilot", "openreview", "mlanthology", *_PROGRAMS, "aitopconf"),
-    "track": ("acl", "papercopilot", "openreview", "mlanthology", *_PROGRAMS, "aitopconf"),
-    "status": ("openreview", "papercopilot", "acl", "mlanthology", *_PROGRAMS, "aitopconf"),
-    "authors": ("acl", "mlanthology", "openreview", "papercopilot", *_PROGRAMS),
-    "abstract": ("acl", "openreview", "papercopilot", "mlanthology", *_PROGRAMS),
-    "primary_area": ("openreview", "papercopilot", "aitopconf", "acl", "mlanthology", *_PROGRAMS),
-    "bibtex": ("acl", "papercopilot", "openreview", "mlanthology"),
-    "tldr": ("openreview", "papercopilot", "acl", "mlanthology"),
-    "summary_zh": ("openreview", "papercopilot", "acl", "mlanthology"),
-    "award": ("papercopilot", "openreview", "acl", "mlanthology", *_PROGRAMS),
-    "links": ("acl", "papercopilot", "openreview", "mlanthology", *_PROGRAMS, "aitopconf"),
-    "keywords": ("openreview", "papercopilot", "acl", "mlanthology", *_PROGRAMS, "aitopconf", "orgroups"),
-    "biblio": ("acl", "mlanthology", "papercopilot", "openreview", *_PROGRAMS, "aitopconf"),
-    "institutions": ("openreview", "orgroups", "papercopilot", *_PROGRAMS),
+    "published_title": ("acl", "mlanthology", *_OR, "papercopilot", *_PROGRAMS, "aitopconf"),
+    "title": ("acl", "papercopilot", *_OR, "mlanthology", *_PROGRAMS, "aitopconf"),
+    "venue": ("acl", "papercopilot", *_OR, "mlanthology", *_PROGRAMS, "aitopconf"),
+    "track": ("acl", "papercopilot", *_OR, "mlanthology", *_PROGRAMS, "aitopconf"),
+    "status": (*_OR, "papercopilot", "acl", "mlanthology", *_PROGRAMS, "aitopconf"),
+    "authors": ("acl", "mlanthology", *_OR, "papercopilot", *_PROGRAMS),
+    "abstract": ("acl", *_OR, "papercopilot", "mlanthology", *_PROGRAMS),
+    "primary_area": (*_OR, "papercopilot", "aitopconf", "acl", "mlanthology", *_PROGRAMS),
+    "bibtex": ("acl", "papercopilot", *_OR, "mlanthology"),
+    "tldr": (*_OR, "papercopilot", "acl", "mlanthology"),
+    "summary_zh": (*_OR, "papercopilot", "acl", "mlanthology"),
+    "award": ("papercopilot", *_OR, "acl", "mlanthology", *_PROGRAMS),
+    "links": ("acl", "papercopilot", *_OR, "mlanthology", *_PROGRAMS, "aitopconf"),
+    "keywords": (*_OR, "papercopilot", "acl", "mlanthology", *_PROGRAMS, "aitopconf", "orgroups"),
+    "biblio": ("acl", "mlanthology", "papercopilot", *_OR, *_PROGRAMS, "aitopconf"),
+    "institutions": (*_OR, "orgroups", "papercopilot", *_PROGRAMS),
     # Reviews: a source with each review's scores beats one with only their mean (see _pick_review).
-    "review": ("papercopilot", "openreview"),
-    "countries": ("papercopilot", "openreview"),
+    "review": ("papercopilot", *_OR),
+    "countries": ("papercopilot", *_OR),
 }
 
 _RANKS = {fld: {src: i for i, src in enumerate(order)} for fld, order in FIELD_PRIORITY.items()}

@@ -55,6 +55,9 @@ def status(raw: object) -> str | None:
 _TRACK_ALIASES = {
     "datasets-benchmarks": "datasets-and-benchmarks",
     "datasets-and-benchmarks-track": "datasets-and-benchmarks",
+    # NeurIPS 2026 renamed its Datasets & Benchmarks track "Evaluations & Datasets": one track
+    "evaluations-and-datasets": "datasets-and-benchmarks",
+    "evaluations-and-datasets-track": "datasets-and-benchmarks",
     "demos": "demo", "system-demonstrations": "demo", "demo-track": "demo", "demonstrations": "demo",
     "survey-track": "survey", "journal-track": "journal", "tutorials": "tutorial",
     "student-research-workshop": "srw",
@@ -218,6 +221,11 @@ def year(value: object) -> int:
 
 # --- record -----------------------------------------------------------------------------------
 
+# A title not given yet ("Title TBD": a programme's talk announced before its paper): no paper yet.
+_PLACEHOLDER_TITLE = re.compile(r"(title\s*[:-]?\s*)?(tbd|tba|to be (announced|determined|confirmed))\.?",
+                                re.IGNORECASE)
+
+
 def record(
     *, source: str, file: str, key: str, venue: str, year: int, title: object,
     authors: list[Author], **fields: Any,
@@ -230,6 +238,8 @@ def record(
             raise RecordError("an annotation needs an id to find its paper")
     elif not t:
         raise RecordError("record has no title")
+    elif _PLACEHOLDER_TITLE.fullmatch(t):
+        raise RecordError(f"the title is a placeholder ({t!r}): no paper yet")
     if len(t) > 1000:
         raise RecordError("title is longer than 1,000 characters")
     links = {k: v for k, v in (fields.pop("links", None) or {}).items() if v}

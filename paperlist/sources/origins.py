@@ -74,6 +74,9 @@ ICML2026_GROUPS = ("categories", "orgs", "meta")     # alickzhu/icml2026-papers 
 # thewebconf2026/www2026 accepted/Accepted papers - Main proceedings - <Track>.csv, spelled as there.
 WWW2026_TRACKS = ("Industry", "Main Research track - rfp", "PhD Symposium", "Short Papers", "Web4Good",
                   "Workshops-papers")
+# dennis-fast/conference-paper-navigator conferences/<id>/data/papers.json: the programmes we read
+NAVIGATOR_CONFERENCES = ("ijcai-2026", "eacl-2026")
+ICLR2026_APIV2 = ("paper_info_api_response.json", "paper_info_cleaned_reviews.json")
 ICRA2026_TITLE_DAYS = ("tue", "wed", "thu")                     # raw/paper_titles/<day>.txt
 ICRA2026_PROGRAM_DAYS = ("tuesday", "wednesday", "thursday")    # raw/program_html/<day>.html
 
@@ -150,6 +153,12 @@ def _papercept_local(path: str) -> str | None:
         f"icra2026/icra2026-program-{m.group(2)}.html"
 
 
+def _navigator_local(path: str) -> str | None:
+    m = re.fullmatch(r"conferences/([a-z0-9-]+)/data/papers\.json", path)
+    ok = m is not None and m.group(1) in NAVIGATOR_CONFERENCES
+    return f"conference-navigator/{m.group(1)}/papers.json" if m and ok else None
+
+
 ORIGINS: dict[str, list[Origin]] = {
     "papercopilot": [Origin(
         "papercopilot/paperlists", "main", _papercopilot_local,
@@ -178,6 +187,17 @@ ORIGINS: dict[str, list[Origin]] = {
                           if p == "data/papers.json" else None),
                lambda: ["data/papers.json"]),
     ],
+    "openreview-api": [Origin(
+        "zhuanxv-G/ICLR-2025-Analysis", "main",
+        lambda p: f"openreview-exports/iclr2026-apiv2/{p}" if p in ICLR2026_APIV2 else None,
+        lambda: list(ICLR2026_APIV2))],
+    "highlights": [Origin(
+        "chpark-ML/neurips2026-medical-llm-rag", "main",
+        lambda p: "neurips2026/highlights.json" if p == "data/highlights.json" else None,
+        lambda: ["data/highlights.json"])],
+    "navigator": [Origin(
+        "dennis-fast/conference-paper-navigator", "main", _navigator_local,
+        lambda: [f"conferences/{c}/data/papers.json" for c in NAVIGATOR_CONFERENCES])],
     "aitopconf": [Origin(
         "Ruichen0424/ai-top-conf-jsons", "main", _aitopconf_local,
         lambda: [f"{c}/{c.lower()}_{y}.json" for c, spec in KNOWN_AITOPCONF.items() for y in _years(spec)])],

@@ -20,7 +20,11 @@ from ..text import clean, title_key
 from . import normalize as nz
 from . import reviews
 from .base import Collector, Parsed, SourceError, SourceFile
+from .highlights import HighlightsReader
+from .openreview_api import OpenReviewApiReader
 
+# Readers of other JSON lists of papers, which a list without a <conf><year> name may be instead
+_NARROWER = (HighlightsReader(), OpenReviewApiReader())
 NAME_RE = re.compile(r"^([a-z][a-z0-9]*?|\d[a-z][a-z0-9]*?)(\d{4})$", re.I)
 _OTHER_LIST_NAME = re.compile(r"^[a-z][a-z0-9]*_\d{4}$", re.I)
 
@@ -59,7 +63,8 @@ class PapercopilotReader:
         # any other name (so that parse says what the name lacks): a JSON list of papers, unless
         # the name is ai-top-conf-jsons' <conf>_<year> (that reader's lists, checked first)
         head = src.data[:4096].lstrip()
-        return head.startswith(b"[") and b'"title"' in head and not _OTHER_LIST_NAME.match(src.stem)
+        return head.startswith(b"[") and b'"title"' in head and not _OTHER_LIST_NAME.match(src.stem) \
+            and not any(r.sniff(src) for r in _NARROWER)
 
     def file_key(self, src: SourceFile) -> str:
         return f"papercopilot:{src.stem}"

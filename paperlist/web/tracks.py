@@ -31,6 +31,8 @@ TRACKS = {
     "aaai-special-technical-track-ai-for-social-impact": N_("Special track: AI for social impact"),
     "best-sister-conferences": N_("Best papers from sister conferences"),
     "ai-and-social-good": N_("AI and social good"),
+    "ai-and-health": N_("AI and health"),
+    "ai-and-robotics": N_("AI and robotics"),
     "ai-arts-and-creativity": N_("AI, arts and creativity"),
     "student-abstracts-and-posters": N_("Student abstracts and posters"),
     "ai4tech-ai-enabling-technologies": N_("AI4Tech: AI-enabling technologies"),
