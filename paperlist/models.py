@@ -13,7 +13,9 @@ from typing import Any
 # Canonical statuses. Everything a source says maps onto one of these (or None = unknown).
 ACCEPTED_STATUSES = ("oral", "spotlight", "highlight", "poster", "accepted")
 REJECTED_STATUSES = ("rejected", "withdrawn", "desk-rejected")
-STATUSES = ACCEPTED_STATUSES + REJECTED_STATUSES
+# Not decided yet: a submission under review (ICLR's next year on OpenReview in the autumn).
+PENDING_STATUSES = ("under-review",)
+STATUSES = ACCEPTED_STATUSES + REJECTED_STATUSES + PENDING_STATUSES
 
 # Link kinds, in the order a paper page lists them.
 LINK_KINDS = (
@@ -23,8 +25,9 @@ LINK_KINDS = (
 
 
 def is_accepted(status: str | None) -> bool:
-    """A paper counts as accepted unless a source says it was rejected or withdrawn."""
-    return status not in REJECTED_STATUSES
+    """A paper counts as accepted unless a source says it was rejected or withdrawn, or that it is
+    still under review."""
+    return status not in REJECTED_STATUSES and status not in PENDING_STATUSES
 
 
 @dataclass(slots=True)

@@ -162,6 +162,21 @@ for _venue in _REGISTRY:
         _ALIASES[re.sub(r"[^a-z0-9]", "", _name.lower())] = _venue.key
 
 
+# The month a conference usually meets: which of one year's proceedings is the newest (NeurIPS in
+# December after ICML in July). A venue not listed counts as mid-year.
+MONTHS = {
+    "aaai": 2, "wacv": 2, "eacl": 3, "iclr": 4, "www": 4, "aistats": 5, "icra": 5, "naacl": 6, "cvpr": 6,
+    "icml": 7, "acl": 7, "uai": 7, "rss": 7, "colt": 7, "ijcai": 8, "kdd": 8, "siggraph": 8, "eccv": 9,
+    "iccv": 10, "iros": 10, "colm": 10, "acmmm": 10, "emnlp": 11, "corl": 11, "neurips": 12,
+    "siggraphasia": 12, "acml": 12, "coling": 1, "3dv": 3, "lrec-coling": 5, "aacl": 11,
+}
+
+
+def month(key: str) -> int:
+    """The month a venue usually meets (6 when we do not know)."""
+    return MONTHS.get(get(key).family, 6)
+
+
 def _norm(name: str) -> str:
     return re.sub(r"[\s_]+", "-", name.strip().lower())
 

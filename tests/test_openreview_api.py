@@ -91,7 +91,7 @@ def test_groups_name_venue_year_and_track(group: str, place: tuple[str, int | No
             "ICLR.cc/2026/Conference/Desk_Rejected_Submission",
             "desk-rejected",
         ),
-        ("ICLR 2027 Conference Submission", "ICLR.cc/2027/Conference/Submission", None),  # under review
+        ("ICLR 2027 Conference Submission", "ICLR.cc/2027/Conference/Submission", "under-review"),
     ],
 )
 def test_decisions_from_the_final_venue(venue: str, venueid: str, status: str | None) -> None:

@@ -118,7 +118,8 @@ MORE_2025 = ["colt", "alt", "corl", "l4dc", "rss", "3dv", "chil", "clear", "cpal
 
 
 def test_latest_proceedings_newest_then_largest_with_counts(tmp_path: Path) -> None:
-    """Item 9: the home page's newest row ordered by year, then by that year's proceedings (not a
+    """Item 9: the home page's newest row ordered by year, then by the month the conference meets
+    (issue 43: NeurIPS in December is newer than ICML in July), then by that year's proceedings (not a
     venue's all-time total, not the alphabet), with paper counts, and not cut at 16."""
     from paperlist.service import Home
     from paperlist.service.venues import latest_proceedings
@@ -128,6 +129,7 @@ def test_latest_proceedings_newest_then_largest_with_counts(tmp_path: Path) -> N
                      ["Edsger Dijkstra"], status="poster") for i in range(n)]
 
     extra = (papers("uai", 2024, 30) + papers("uai", 2026, 1) + papers("wacv", 2026, 3)
+             + papers("icml", 2026, 2)
              + papers("aistats", 2025, 5) + papers("isipta", 2025, 1)
              + [p for v in MORE_2025 for p in papers(v, 2025, 1)])
     home = tmp_path / "h"
@@ -135,10 +137,11 @@ def test_latest_proceedings_newest_then_largest_with_counts(tmp_path: Path) -> N
     rows = latest_proceedings(Home(home))
     got = [(r["key"], r["year"], r["papers"]) for r in rows]
     assert got[0] == ("neurips", 2026, 20)                       # the seed's 20 NeurIPS 2026 papers
-    assert got.index(("wacv", 2026, 3)) < got.index(("uai", 2026, 1))   # not by all-time size
-    assert got.index(("aistats", 2025, 5)) < got.index(("isipta", 2025, 1))
+    assert got.index(("uai", 2026, 1)) < got.index(("wacv", 2026, 3))   # July's before February's
+    # one month (ICML and UAI in July): the larger that year first, not by all-time size (UAI 2024: 30)
+    assert got.index(("icml", 2026, 2)) < got.index(("uai", 2026, 1))
     assert [y for _, y, _ in got] == sorted((y for _, y, _ in got), reverse=True)
-    assert len(got) == 5 + len(MORE_2025) > 16                          # every one, not the first 16
+    assert len(got) == 6 + len(MORE_2025) > 16                          # every one, not the first 16
 
 
 @pytest.mark.parametrize(("prefix", "newest", "every", "last"), [

@@ -17,6 +17,7 @@ from .search import search_cmd
 from .serve import serve_cmd
 from .stats import stats_cmd
 from .topics import topics_cmd
+from .update import update_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -31,5 +32,6 @@ def main() -> None:
 
 
 for _cmd in (ingest_cmd, corpus_cmd, merge_cmd, index_cmd, search_cmd, export_cmd, stats_cmd, venues_cmd,
-             show_cmd, coverage_cmd, serve_cmd, mcp_cmd, embed_cmd, topics_cmd, doctor_cmd, resolve_cmd):
+             show_cmd, coverage_cmd, serve_cmd, mcp_cmd, embed_cmd, topics_cmd, doctor_cmd, resolve_cmd,
+             update_cmd):
     main.add_command(_cmd)

@@ -1,5 +1,5 @@
-"""`serve --embed`: the embedding job as a child of the server, started once the site answers and
-stopped with it (``service.embedding`` is the job itself)."""
+"""`serve --embed` and `serve --update-every`: jobs run as children of the server, started once the
+site answers and stopped with it (``service.embedding`` and ``service.updating`` are the jobs)."""
 
 from __future__ import annotations
 
@@ -53,12 +53,72 @@ def embedding_job(home: Path, host: str, port: int) -> Iterator[None]:
     finally:
         stopping.set()
         starter.join(timeout=2.0)
-        proc = state["proc"]
-        if proc is not None and proc.poll() is None:
-            click.echo("paperlist: stopping the embedding job (finished batches are kept)", err=True)
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=STOP_WAIT_S)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        _stop(state["proc"], "paperlist: stopping the embedding job (finished batches are kept)")
+
+
+@contextmanager
+def update_job(home: Path, host: str, port: int, every_s: float) -> Iterator[None]:
+    """Run the body (the server) with `paperlist update` run beside it every ``every_s`` seconds, the
+    first time once the site answers. Each run is a child process: it publishes new index
+    generations that the site switches to, and a run killed with the server resumes next time."""
+    stopping = threading.Event()
+    state: dict[str, subprocess.Popen[bytes] | None] = {"proc": None}
+
+    def loop() -> None:
+        deadline = time.monotonic() + UP_WAIT_S
+        while not stopping.is_set() and time.monotonic() < deadline and not (port and _answers(host, port)):
+            stopping.wait(0.5)
+        while not stopping.is_set():
+            cmd = [sys.executable, "-m", "paperlist", "--home", str(home), "update", "--quiet"]
+            click.echo(f"paperlist update: started (every {_duration(every_s)}; the site serves the old "
+                       "data until the new is published)", err=True)
+            state["proc"] = proc = subprocess.Popen(cmd, start_new_session=True)
+            code = proc.wait()
+            state["proc"] = None
+            if stopping.is_set():
+                break
+            click.echo(f"paperlist update: finished ({'ok' if code == 0 else f'exit {code}: see above'});"
+                       f" next in {_duration(every_s)}", err=True)
+            stopping.wait(every_s)
+
+    runner = threading.Thread(target=loop, name="update-loop", daemon=True)
+    runner.start()
+    try:
+        yield
+    finally:
+        stopping.set()
+        _stop(state["proc"], "paperlist: stopping the update (finished venues are kept)")
+        runner.join(timeout=2.0)
+
+
+def _stop(proc: subprocess.Popen[bytes] | None, message: str) -> None:
+    """Stop a job that is still running: SIGTERM, then a kill after ``STOP_WAIT_S`` (it resumes anyway)."""
+    if proc is None or proc.poll() is not None:
+        return
+    click.echo(message, err=True)
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=STOP_WAIT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def parse_duration(text: str) -> float:
+    """"6h", "30m", "1d", "90s" or a number of seconds -> seconds (at least a minute)."""
+    t = text.strip().lower()
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    try:
+        seconds = float(t[:-1]) * units[t[-1]] if t and t[-1] in units else float(t)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a duration (e.g. 6h, 30m, 1d)") from None
+    if not seconds >= 60:
+        raise ValueError(f"{text!r} is shorter than a minute")
+    return seconds
+
+
+def _duration(seconds: float) -> str:
+    for unit, n in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= n and seconds % n == 0:
+            return f"{int(seconds // n)}{unit}"
+    return f"{seconds:.0f}s"

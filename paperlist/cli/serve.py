@@ -69,13 +69,16 @@ def _proxies(value: str | None) -> list[str]:
                    "priority; resumes where a previous job stopped): search by meaning and similar "
                    "papers by vector appear as they are published, with no restart. Needs the "
                    "semantic extra; without it the site serves keyword search and says so.")
+@click.option("--update-every", "update_every", metavar="DURATION", default=None,
+              help="Run `paperlist update` beside the site every DURATION (6h, 30m, 1d), the first time once "
+                   "the site answers; new papers appear as their index generation is published.")
 @with_home
 @catch_store_errors
 def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: str | None,
               allowed_hosts: str | None, forwarded_allow_ips: str | None, rate_limit: float | None,
               rate_burst: int | None, rate_limit_loopback: bool, max_inflight: int | None,
               max_queue_wait: float | None, max_connections: int | None, header_timeout: float | None,
-              keep_alive: int | None, lists_url: str | None, embed: bool) -> None:
+              keep_alive: int | None, lists_url: str | None, embed: bool, update_every: str | None) -> None:
     """Serve the site: Chinese at /, English at /en/, JSON twins with ?format=json, the JSON API
     under /api/v1 (reference at /api, OpenAPI at /openapi.json).
 
@@ -89,6 +92,14 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     from ..service.serving import APP_FACTORY, ServerLimits, public_base_url, uvicorn_options
 
     home = home_dir().resolve()
+    every = None
+    if update_every is not None:
+        from .background import parse_duration
+
+        try:
+            every = parse_duration(update_every)
+        except ValueError as e:
+            fail(f"--update-every: {e}")
     if not (home / STORE_FILE).exists():
         fail(f"no store in {home} (run 'paperlist ingest PATH' or 'paperlist corpus' first, or set --home)")
     shown = f"[{host}]" if ":" in host else host
@@ -119,9 +130,16 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
                f"public address {base})", err=True)
     options = uvicorn_options(limits, _proxies(forwarded_allow_ips))
     job = _embedding_job(home, host, port) if embed else nullcontext()
-    with job:
+    updates = _update_job(home, host, port, every) if every else nullcontext()
+    with job, updates:
         uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers,
                     access_log=access_log, log_level="info", **options)
+
+
+def _update_job(home: Path, host: str, port: int, every: float) -> AbstractContextManager[None]:
+    from .background import update_job
+
+    return update_job(home, host, port, every)
 
 
 def _embedding_job(home: Path, host: str, port: int) -> AbstractContextManager[None]:

@@ -21,7 +21,7 @@ import tantivy
 
 from .. import venues as venue_registry
 from .. import versions
-from ..models import ACCEPTED_STATUSES, REJECTED_STATUSES
+from ..models import ACCEPTED_STATUSES, PENDING_STATUSES, REJECTED_STATUSES
 from ..store import IndexDoc, Store
 from ..text import title_key
 from . import analyzers, bridge, generations, mentions, pioneers
@@ -41,7 +41,8 @@ INFO_FILE = "paperlist.json"
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
 STATUS_ORDER: dict[str | None, int] = {s: i for i, s in enumerate(ACCEPTED_STATUSES)}
 STATUS_ORDER[None] = len(ACCEPTED_STATUSES)
-STATUS_ORDER.update({s: len(ACCEPTED_STATUSES) + 1 + i for i, s in enumerate(REJECTED_STATUSES)})
+STATUS_ORDER.update({s: len(ACCEPTED_STATUSES) + 1 + i
+                     for i, s in enumerate(PENDING_STATUSES + REJECTED_STATUSES)})
 NO_CITATIONS = -1
 _JOINED = re.compile(r"\w[-'’‐‑]\w")
 _HEAD = re.compile(r"\s*[:：]\s+")

@@ -104,14 +104,20 @@ def _pick_review(recs: list[Record]) -> tuple[Review | None, Record | None]:
 
 def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     """One Paper from its records (already in a deterministic order). Annotations add keywords,
-    ids, links and institutions, never the paper's title, venue or other single fields."""
+    ids, links, institutions and citation counts, never the paper's title, venue or status; their
+    authors and abstract (an enrichment source's: OpenAlex) fill a paper no other record gives them."""
     recs = [r for r in all_recs if not r.annotation] or all_recs
+    fill = [r for r in all_recs if r.annotation]
     title, t_rec = _pick_title(recs)
     venue, v_rec = _pick(recs, "venue")
     track, tr_rec = _pick(recs, "track")
     status, s_rec = _pick(recs, "status")
     authors, a_rec = _pick_authors(recs)
+    if not authors and fill:
+        authors, a_rec = _pick_authors(fill)
     abstract, ab_rec = _pick_abstract(recs)
+    if abstract is None and fill:
+        abstract, ab_rec = _pick_abstract(fill)
     provenance = {"title": _prov(t_rec), "venue": _prov(v_rec), "track": _prov(tr_rec),
                   "status": _prov(s_rec), "authors": _prov(a_rec), "abstract": _prov(ab_rec)}
     picked: dict[str, object] = {}
@@ -153,7 +159,7 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     review, rv_rec = _pick_review(all_recs)
     if rv_rec is not None:
         provenance["review"] = rv_rec.file
-    cites = [r.citations for r in recs if r.citations is not None]
+    cites = [r.citations for r in all_recs if r.citations is not None]
     extra = {ref(r): r.extra for r in all_recs if r.extra}
     st = status if isinstance(status, str) else None
     return Paper(

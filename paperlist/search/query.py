@@ -47,6 +47,8 @@ STATUS_ALIASES = {
     "orals": "oral", "spotlights": "spotlight", "highlights": "highlight", "posters": "poster",
     "accept": "accepted", "reject": "rejected", "withdraw": "withdrawn", "desk-reject": "desk-rejected",
     "deskrejected": "desk-rejected", "desk_rejected": "desk-rejected", "desk-rejection": "desk-rejected",
+    "review": "under-review", "reviewing": "under-review", "underreview": "under-review",
+    "under_review": "under-review", "submitted": "under-review", "pending": "under-review",
 }
 TRUE_WORDS = {"true", "yes", "1", "y", "t"}
 FALSE_WORDS = {"false", "no", "0", "n", "f"}

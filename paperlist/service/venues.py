@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from .. import venues as venue_registry
+from ..models import ACCEPTED_STATUSES
 from ..sources import SOURCE_TITLES
 from ..store import ListFilter
 from ..store.rows import CorpusStats, VenueRow, VenueYear, YearSourceFile
@@ -18,12 +19,13 @@ from .errors import N_, BadRequest, Moved, NotFound
 from .home import Home
 from .papers import summary
 from .paths import format_links, href, venue_feed, venue_path
-from .requests import ListRequest
-from .reviews import venue_series
+from .requests import ListRequest, list_request
+from .reviews import stats_path, venue_series
 from .types import (
     CountLink,
     Coverage,
     CoverageRow,
+    FeaturedProceedings,
     LatestProceedings,
     Stats,
     VenueDetail,
@@ -124,11 +126,31 @@ def latest_proceedings(home: Home, limit: int = 40) -> list[LatestProceedings]:
         if r["kind"] != "conference" or r["parent"] or not r["years"] or r["years"][-1] < newest - 1:
             continue
         y = r["years"][-1]
-        counts = next(c for c in year_rows(home, r["key"]) if c["year"] == y)
+        c = next(c for c in year_rows(home, r["key"]) if c["year"] == y)
         out.append({"key": r["key"], "short": r["short"], "year": y, "href": venue_path(r["key"], y),
-                    "papers": counts["accepted"] or counts["total"]})
-    out.sort(key=lambda x: (-x["year"], -x["papers"], x["short"].lower()))
+                    "papers": c["accepted"] or c["total"], "with_authors": c["with_authors"],
+                    "with_abstract": c["with_abstract"], "listed": c["total"],
+                    "titles_only": max(c["with_authors"], c["with_abstract"]) < 0.05 * c["total"]})
+    # newest first: the year, then the month the conference meets (NeurIPS in December after ICML)
+    out.sort(key=lambda x: (-x["year"], -venue_registry.month(x["key"]), -x["papers"], x["short"].lower()))
     return out[:limit]
+
+
+FEATURED_PAPERS = 10
+
+
+def featured_proceedings(home: Home, per: int = FEATURED_PAPERS) -> FeaturedProceedings | None:
+    """The newest proceedings (latest_proceedings' order) whose papers mostly have their authors,
+    with the first papers of its list: what a researcher opening the site wants to see first."""
+    for r in latest_proceedings(home):
+        if r["with_authors"] < 0.8 * r["listed"]:
+            continue
+        d = conference_year(home, r["key"], str(r["year"]), list_request(per_page=per))
+        statuses = [s["value"] for s in d["status_counts"] if s["value"] in ACCEPTED_STATUSES]
+        return {"venue": d["venue"], "year": r["year"], "href": r["href"],
+                "stats_href": stats_path(r["key"], r["year"]), "papers": d["papers"], "total": r["papers"],
+                "statuses": statuses, "with_abstract": r["with_abstract"]}
+    return None
 
 
 # --- one venue ------------------------------------------------------------------------------

@@ -29,14 +29,12 @@ import re
 from functools import partial
 from typing import Any
 
-import orjson
-
 from .. import venues
 from ..models import Record
 from ..names import make_authors
 from ..text import clean, title_key
 from . import normalize as nz
-from .base import Collector, Parsed, SourceError, SourceFile
+from .base import Collector, Parsed, SourceError, SourceFile, json_with_papers
 
 _CONFERENCE = re.compile(r"^([a-z][a-z-]*?)-?((?:19|20)\d{2})$")
 # EACL's id suffix -> (venue relative to the conference, track)
@@ -152,8 +150,8 @@ def _track(name: str) -> str | None:
     return _TRACKS.get(slug, slug)
 
 
-def _strings(value: object, what: str) -> list[str]:
-    """A list of strings, given as a JSON list or as a Python-repr string of one."""
+def _python_list(value: object, what: str) -> list[Any]:
+    """A JSON list, or a Python-repr string of one ("['Ann Lee', 'Bo Li']"), read without running it."""
     if value is None or value == "":
         return []
     if isinstance(value, str):
@@ -161,22 +159,23 @@ def _strings(value: object, what: str) -> list[str]:
             value = ast.literal_eval(value.strip())
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             raise nz.RecordError(f"'{what}' is text that is not a list") from None
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise nz.RecordError(f"'{what}' should be a list of text")
+    if not isinstance(value, list):
+        raise nz.RecordError(f"'{what}' should be a list")
     return value
+
+
+def _strings(value: object, what: str) -> list[str]:
+    items = _python_list(value, what)
+    if not all(isinstance(v, str) for v in items):
+        raise nz.RecordError(f"'{what}' should be a list of text")
+    return items
 
 
 def _objects(value: object, what: str) -> list[dict[str, Any]]:
-    if value is None or value == "":
-        return []
-    if isinstance(value, str):
-        try:
-            value = ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            raise nz.RecordError(f"'{what}' is text that is not a list") from None
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+    items = _python_list(value, what)
+    if not all(isinstance(v, dict) for v in items):
         raise nz.RecordError(f"'{what}' should be a list of objects")
-    return value
+    return items
 
 
 def _topics(value: object) -> list[tuple[str, str]]:
@@ -191,12 +190,7 @@ def _presentations(value: object) -> list[dict[str, str]]:
 
 
 def _load(src: SourceFile) -> dict[str, Any]:
-    try:
-        data = orjson.loads(src.data)
-    except orjson.JSONDecodeError as e:
-        raise SourceError(f"not valid JSON: {str(e).splitlines()[0]}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("papers"), list):
-        raise SourceError("expected an object with a 'papers' list")
+    data = json_with_papers(src)
     if not data["papers"]:
         raise SourceError("the 'papers' list is empty")
     return data

@@ -12,7 +12,7 @@ Conference``: NeurIPS 2026; ``robot-learning.org/CoRL/2025/Conference``: CoRL 20
 the group's tail (``…/Datasets_and_Benchmarks_Track``). The decision is the final ``venueid`` and
 ``venue``: the conference's own id is an acceptance, whose kind the venue text names ("ICLR 2026
 Oral"); ``…/Rejected_Submission``, ``…/Withdrawn_Submission`` and ``…/Desk_Rejected_Submission``
-say the rest; ``…/Submission`` means still under review (status unknown, kept as ``status_raw``).
+say the rest; ``…/Submission`` means still under review (status "under-review").
 
 Reviews are the forum's replies whose invitation ends in ``/-/Official_Review``: each reviewer's
 rating and confidence, and the other numeric dimensions (soundness, presentation, contribution …),
@@ -112,7 +112,7 @@ def decision(venue_text: object, venueid: object, domain: object = None) -> tupl
     if tail in _REJECTED_TAILS:
         return _REJECTED_TAILS[tail], text or vid
     if tail == "submission" or text.lower().startswith("submitted to") and not tail:
-        return None, text or vid  # under review: no decision yet
+        return "under-review", text or vid  # no decision yet
     if vid and (not domain or vid == clean(domain) or vid.startswith(clean(domain) + "/")):
         return nz.status(text) or "accepted", text or vid
     return nz.status(text), text or vid

@@ -18,7 +18,7 @@ _CARD_COLS = ("id, venue, year, title, coalesce(title_plain, title) AS title_pla
 # How a conference-year list is ordered: the most selective status first, then by title.
 _STATUS_ORDER = ("CASE status WHEN 'oral' THEN 0 WHEN 'spotlight' THEN 1 WHEN 'highlight' THEN 2"
                  " WHEN 'poster' THEN 3 WHEN 'accepted' THEN 4 WHEN 'rejected' THEN 6 WHEN 'withdrawn' THEN 7"
-                 " WHEN 'desk-rejected' THEN 8 ELSE 5 END")
+                 " WHEN 'desk-rejected' THEN 8 WHEN 'under-review' THEN 5 ELSE 5 END")
 
 
 @dataclass(slots=True)

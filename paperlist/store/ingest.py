@@ -71,6 +71,11 @@ class IngestMixin(StoreBase):
         """file key -> (sha256, reader version) of every stored file."""
         return {k: (h, v) for k, h, v in self.db.execute("SELECT key, sha256, reader_version FROM files")}
 
+    def file_rows(self, file_key: str) -> list[tuple[str, str, str, bytes]]:
+        """A file's stored records as ``replace_file_records`` takes them (key, block, hash, data)."""
+        return [(k, b, h, bytes(d)) for k, b, h, d in self.db.execute(
+            "SELECT key, block, hash, data FROM records WHERE file=? ORDER BY key", (file_key,))]
+
     def replace_file_records(self, file_key: str, source: str, location: str, sha256: str,
                              reader_version: int, rows: list[tuple[str, str, str, bytes]],
                              skipped: int) -> FileCounts:

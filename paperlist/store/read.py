@@ -45,6 +45,16 @@ class ReadMixin(StoreBase):
                 out[pid] = self._paper(row, authors.get(pid, []), links.get(pid, []), keywords.get(pid, []))
         return [out[i] for i in ids if i in out]
 
+    def papers_lacking(self, year_from: int, limit: int) -> list[tuple[str, str, int, str, dict[str, str]]]:
+        """(id, venue, year, title, ids) of accepted papers since ``year_from`` that have no authors or
+        no abstract, newest first: what an enrichment source can fill."""
+        rows = self.db.execute(
+            "SELECT id, venue, year, title, ids FROM papers WHERE year >= ? AND accepted = 1"
+            " AND (n_authors = 0 OR abstract IS NULL) ORDER BY year DESC, venue, id LIMIT ?",
+            (year_from, limit))
+        return [(pid, venue, year, title, orjson.loads(ids) if ids else {})
+                for pid, venue, year, title, ids in rows]
+
     def resolve_id(self, ref: str) -> list[str]:
         """Paper ids for a reference: a paper id, a retired id, or an external id
         (doi, arXiv, OpenReview, ACL Anthology, or a source's own id such as papercopilot's)."""

@@ -15,6 +15,7 @@ STATUS = {
     "rejected": N_("Rejected"),
     "withdrawn": N_("Withdrawn"),
     "desk-rejected": N_("Desk rejected"),
+    "under-review": N_("Under review"),
     "unknown": N_("Status unknown"),
 }
 

@@ -10,8 +10,8 @@ from ..stats.model import RatingBin
 from .charts import axis, y_ticks
 
 # Decisions in stacking order, bottom first: accepted papers rise from the axis.
-STACK = ("oral", "spotlight", "highlight", "poster", "accepted", "rejected", "withdrawn", "desk-rejected",
-         "unknown")
+STACK = ("oral", "spotlight", "highlight", "poster", "accepted", "under-review", "rejected", "withdrawn",
+         "desk-rejected", "unknown")
 LEFT, RIGHT = 64, 12
 
 

@@ -33,6 +33,23 @@ class LatestProceedings(TypedDict):
     year: int
     href: str
     papers: int                 # the year's accepted papers (all listed ones where none is marked)
+    with_authors: int           # of all the year's listed papers
+    with_abstract: int
+    listed: int                 # every paper the year lists (the coverage counts' denominator)
+    titles_only: bool           # fewer than one in twenty listed papers has authors or an abstract
+
+
+class FeaturedProceedings(TypedDict):
+    """The newest proceedings whose papers have their authors: what the home page leads with."""
+
+    venue: VenueRef
+    year: int
+    href: str                   # the full list
+    stats_href: str
+    papers: list[PaperSummary]  # the first of its list: the most selective decisions first
+    total: int                  # the year's accepted papers
+    statuses: list[str]         # the decisions among them, most selective first ("oral", "spotlight")
+    with_abstract: int
 
 
 class VenueYearRow(TypedDict):

@@ -43,8 +43,12 @@ def _figures(ctx: Ctx) -> dict[str, Any]:
 
 
 def build_home(ctx: Ctx) -> dict[str, Any]:
-    """Search box, corpus figures, the newest conference-years, conferences by field."""
+    """Search box, then the newest proceedings' first papers (with authors and abstracts), the newest
+    conference-years with what we hold of each, corpus figures, conferences by field."""
+    featured = sv.featured_proceedings(ctx.home)
     return {"page": "home", "figures": _figures(ctx), "recent": sv.latest_proceedings(ctx.home),
+            "featured": {**featured, "papers": [card(p) for p in featured["papers"]],
+                         "status_labels": [STATUS[s] for s in featured["statuses"]]} if featured else None,
             "semantic": semantic_status(ctx.home),
             "fields": _by_field(ctx, ("conference",), top_level=True)}
 

@@ -1,0 +1,76 @@
+"""The update command: the newest papers from the official sources (OpenReview, OpenAlex)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+
+import click
+
+from ..service import BadRequest
+from ..service.updating import SOURCES, plan, update
+from ..update.run import UpdateReport
+from .common import catch_store_errors, current_home, echo_json, fail, with_home
+from .progress import make_display, running, steps
+from .topics import derived_report
+
+
+@click.command("update")
+@click.option("--venue", "venues", multiple=True, metavar="VENUE",
+              help="An OpenReview venue group (NeurIPS.cc/2026/Conference) or a venue and year "
+                   "(neurips2026, iclr2027); repeatable. Default: NeurIPS, ICLR, ICML, COLM and CoRL of "
+                   "this year and next.")
+@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+              help="Only what changed on or after this date (YYYY-MM-DD), added to what we hold; "
+                   "default: each venue read whole.")
+@click.option("--source", "sources", multiple=True, type=click.Choice(SOURCES),
+              help="Ask only these sources (repeatable). Default: both; with --venue, OpenReview only.")
+@click.option("--budget", type=click.IntRange(1, 1_000_000), default=None,
+              help="Requests per source for this run (default 2,000); a run that spends it stops cleanly "
+                   "and the next one goes on.")
+@click.option("--index/--no-index", "derive", default=True, show_default=True,
+              help="Rebuild topics, statistics and the search index afterwards when papers changed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines (the summary still prints).")
+@with_home
+@catch_store_errors
+def update_cmd(venues: tuple[str, ...], since: dt.datetime | None, sources: tuple[str, ...],
+               budget: int | None, derive: bool, as_json: bool, quiet: bool) -> None:
+    """Fetch the newest papers from their official sources into the store, then merge them.
+
+    OpenReview (API v2, through openreview-py, as a guest): each venue's submissions with authors,
+    abstracts, keywords, decisions and reviews, read by their final venue id, paged. OpenAlex
+    (through pyalex): authors, DOI, abstract and citation count for papers of this year and last that
+    lack them, where the match is certain. PAPERLIST_OPENREVIEW_URL and PAPERLIST_OPENALEX_URL point at
+    a mirror. Polite (rate limits, Retry-After, backoff), bounded (--budget), resumable (kill it: run it
+    again), and one line per source that cannot be reached, with exit status 1.
+    """
+    chosen = list(sources) or (["openreview"] if venues else list(SOURCES))
+    try:
+        run = plan(list(venues), since.date() if since else None, chosen, budget)
+    except BadRequest as e:
+        fail(e.message)
+    home = current_home(must_exist=False)
+    display = make_display(quiet or as_json)
+    with running(display, lambda: "finished venues are kept; run the same command again to go on"):
+        report, derived = update(home, run, say=None if quiet or as_json else click.echo, derive=derive,
+                                 step_progress=steps(display))
+    if as_json:
+        out = report.to_dict()
+        derived_report(out, derived, True)
+        echo_json(out)
+    else:
+        _summary(report)
+        derived_report({}, derived, False)
+    sys.exit(1 if report.failed else 0)
+
+
+def _summary(report: UpdateReport) -> None:
+    for s in report.sources:
+        line = f"{s.name:<11} {s.meter.requests:,} requests ({s.meter.retries} retried) in {s.seconds:.1f}s"
+        click.echo(line + (f"; stopped: {s.stopped}" if s.stopped else ""))
+    p = report.papers
+    click.echo(f"papers:     new {p.new}  updated {p.updated}  unchanged {p.unchanged}  removed {p.removed}")
+    for s in report.sources:
+        if s.error:
+            click.echo(f"failed      {s.name}: {s.error}", err=True)
