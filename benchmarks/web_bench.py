@@ -1,5 +1,6 @@
-"""Site benchmark: server time of `/search` (HTML), `/papers/{id}` and a conference-year's statistics
-page (`/conferences/iclr/2023/stats`, or the newest ICLR year with statistics) on a full home.
+"""Site benchmark: server time of `/search` (HTML), `/papers/{id}`, a conference-year's statistics
+page (`/conferences/iclr/2023/stats`, or the newest ICLR year with statistics), its full list, and
+every topic's page on a full home.
 
     .venv/bin/python benchmarks/web_bench.py --home data --requests 400
 
@@ -161,6 +162,16 @@ def main() -> None:
                                              for i in range(n)]
     routes["/conferences/{venue}/{year}?per_page=all"] = [
         f"{'/en' if i % 2 else ''}/conferences/{venue}/{year}?per_page=all" for i in range(min(n, 20))]
+    # every topic and area page, both languages (issue 46: ~1 s each before their statistics were
+    # stored and their papers read in index order); the warm-up below covers the first 50 only, so
+    # most of these are a slug's first visit
+    from paperlist.topics.taxonomy import taxonomy
+
+    tax = taxonomy()
+    slugs = [t.slug for t in (*tax.areas, *tax.topics)]
+    routes["/topics/{slug}"] = [f"{'/en' if i % 2 else ''}/topics/{slugs[(i // 2) % len(slugs)]}"
+                                for i in range(max(n, 2 * len(slugs)))]
+    routes["/topics/{slug}?page=…"] = [f"/en/topics/{slugs[i % len(slugs)]}?page={2 + i % 5}" for i in range(n)]
     if searcher is not None:
         routes["/search?q=…"] = [f"{'/en' if i % 2 else ''}/search?q={quote(QUERIES[i % len(QUERIES)])}"
                                  for i in range(n)]

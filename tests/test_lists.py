@@ -165,6 +165,32 @@ def test_seen_marks_and_hide_seen_are_kept(api: TestClient, web_store: Store) ->
     assert api.get(f"{API}/lists/{token}").json() | {} and api.get(f"{API}/lists/{token}").json()["seen"] == 2
 
 
+def test_seen_marks_are_counted_among_the_papers_a_list_shows(api: TestClient, web_store: Store) -> None:
+    """Issue 46 item 8: ICLR 2025's triage counter said "1 of 11,677 seen" beside a list of its 3,711
+    accepted papers. The counter's total is the list's, and its seen marks are those the list shows."""
+    token, _lid = new_shelf(api)
+    rej = paper_id(web_store, "rej")
+    accepted = [r[0] for r in web_store.db.execute(
+        "SELECT id FROM papers WHERE venue='iclr' AND year=2024 AND accepted=1 ORDER BY id LIMIT 2")]
+    for pid in (rej, *accepted):
+        api.put(f"{API}/lists/{token}/seen/{pid}")
+    every = api.get(f"{API}/lists/{token}/seen?venue=iclr&year=2024").json()
+    assert every["count"] == 3 and every["listed"] is None
+    shown = api.get(f"{API}/lists/{token}/seen?venue=iclr&year=2024&decision=accepted").json()
+    assert shown["count"] == 3 and shown["listed"] == 2 and set(shown["ids"]) == {rej, *accepted}
+    others = api.get(f"{API}/lists/{token}/seen?venue=iclr&year=2024&decision=not-accepted").json()
+    assert others["listed"] == 1
+    assert api.delete(f"{API}/lists/{token}/seen/{rej}?decision=accepted").json()["listed"] == 2
+    # a filter the list does not understand is refused as the list itself refuses it
+    assert api.get(f"{API}/lists/{token}/seen?venue=iclr&year=2024&topic=no-such-topic").status_code \
+        == api.get(f"{API}/conferences/iclr/2024?topic=no-such-topic").status_code == 422
+    # the page's counter counts against its own list: accepted papers by default
+    page = api.get("/en/conferences/iclr/2024").text
+    n_accepted = web_store.db.execute("SELECT count(*) FROM papers WHERE venue='iclr' AND year=2024"
+                                      " AND accepted=1").fetchone()[0]
+    assert f'data-total="{n_accepted}" data-view="decision=accepted"' in page
+
+
 def test_unknown_and_malformed_links_are_404(api: TestClient) -> None:
     token, lid = new_shelf(api)
     guess = token[:-1] + ("A" if token[-1] != "A" else "B")

@@ -147,3 +147,29 @@ def test_icml_2024_three_sources_joined_by_openreview_id(merged: Store) -> None:
     assert sorted(s.split(":")[0] for s in p.sources) == ["mlanthology", "openreview", "papercopilot"]
     assert p.status == "oral" and p.ids["openreview"] == "0uUHfhXdnH"
     assert p.links and len({u for _, u in p.links}) == len(p.links)   # links unioned without repeats
+
+
+@pytest.mark.parametrize(("urls", "kept"), [
+    # the same PDF at NeurIPS's old and new proceedings hosts (issue 46 item 6: two PDF buttons)
+    ([("pdf", "https://papers.nips.cc/paper_files/paper/2018/file/8b16-Paper.pdf"),
+      ("pdf", "https://proceedings.neurips.cc/paper_files/paper/2018/file/8b16-Paper.pdf")],
+     [("pdf", "https://proceedings.neurips.cc/paper_files/paper/2018/file/8b16-Paper.pdf")]),
+    # the same page by http and https, with "www." and a trailing slash
+    ([("site", "http://www.example.org/paper/1/"), ("site", "https://example.org/paper/1")],
+     [("site", "http://www.example.org/paper/1/")]),
+    # old-style NeurIPS pages live under other paths at the new host: not rewritten
+    ([("site", "https://papers.nips.cc/paper/7181-attention-is-all-you-need")],
+     [("site", "https://papers.nips.cc/paper/7181-attention-is-all-you-need")]),
+    # two different places stay two links
+    ([("pdf", "https://a.org/1.pdf"), ("pdf", "https://b.org/1.pdf")],
+     [("pdf", "https://a.org/1.pdf"), ("pdf", "https://b.org/1.pdf")]),
+])
+def test_one_place_linked_by_two_hosts_is_one_link(urls: list[tuple[str, str]],
+                                                  kept: list[tuple[str, str]]) -> None:
+    from paperlist.merge import paper_from_records
+    from paperlist.models import Record
+
+    recs = [Record(source=src, file=f"{src}:f", key="k", venue="neurips", year=2018, title="A Paper",
+                   links={kind: url}) for src, (kind, url) in zip(("papercopilot", "mlanthology", "acl", "x"),
+                                                                   urls, strict=False)]
+    assert paper_from_records(recs, "neurips2018-x").links == kept

@@ -89,6 +89,6 @@ def test_an_author_page_offers_the_namesakes_and_narrows_to_one(namesake_client:
     assert f'href="/en/authors/wei-chen?group={g["key"]}"' in page
     narrowed = c.get(f"/authors/wei-chen?group={g['key']}").text       # Chinese page
     assert narrowed.count("Namesake Study 1") == 24 and "Namesake Study 0" not in narrowed
-    assert 'aria-pressed="true"' in narrowed
+    assert 'aria-current="true"' in narrowed
     solo = c.get("/api/v1/authors/li-ming").json()                    # too few papers to split
     assert solo["several_people"] is False and solo["groups"] == []

@@ -82,3 +82,20 @@ def test_hostile_entries_never_run(page: Any) -> None:
     page.mouse.move(200, 300)
     assert "<script>" in page.locator(".resolve-table").inner_text()       # shown as text
     assert not page.watch.dialogs and not page.watch.errors
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_bibliography_box_is_big_enough_to_paste_into(browser: Any, cited: tuple[str, Store],
+                                                          width: int) -> None:
+    """Issue 46 item 3: the box was 182×156 px (171 px wide on a phone), inline beside its label."""
+    ctx = browser.new_context(base_url=cited[0], viewport={"width": width, "height": 900})
+    pg = ctx.new_page()
+    pg.goto("/en/resolve")
+    box = pg.locator("#resolve-text").bounding_box()
+    form = pg.locator("form.resolve-form").bounding_box()
+    label = pg.locator("label[for=resolve-text]").bounding_box()
+    assert box and form and label
+    assert box["width"] >= 0.95 * form["width"] and box["height"] >= 240, (box, form)
+    assert label["y"] + label["height"] <= box["y"] + 1            # the label above the box, not beside it
+    assert pg.evaluate("document.documentElement.scrollWidth") <= width
+    ctx.close()

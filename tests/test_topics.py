@@ -11,7 +11,7 @@ from paperlist.store import Store, TopicDoc
 from paperlist.topics import TaxonomyError, taxonomy
 from paperlist.topics.evidence import Assigner
 from paperlist.topics.match import Matcher, tokens
-from paperlist.topics.stats import overview, topic_detail
+from paperlist.topics.stats import overview, stored_detail, topic_detail
 from paperlist.topics.taxonomy import parse
 from tests.conftest import run_cli
 
@@ -220,6 +220,36 @@ def test_assign_stores_counts_and_skips_when_current(search_home: Path) -> None:
     d = topic_detail(store, "generative")
     assert d is not None and d["is_area"] and "diffusion-models" in d["leaves"] and d["papers"] >= 1
     assert topic_detail(store, "no-such-topic") is None
+    # what each topic's page counts is stored with the assignments (issue 46 item 1: a topic page
+    # counted them on its first visit, ~0.6 s on the full corpus) and read back exactly
+    tax = taxonomy()
+    assert all(stored_detail(store, t.slug) == topic_detail(store, t.slug) for t in (*tax.areas, *tax.topics))
+    # and not once the topics they were counted from are replaced
+    store.replace_topics(iter([]), "another fingerprint")
+    assert stored_detail(store, "generative") is None
+    assign_topics(store, search_home)
+    assert stored_detail(store, "generative") == topic_detail(store, "generative")
+
+
+def test_topic_pages_read_published_papers_in_index_order(search_home: Path) -> None:
+    """Issue 46 item 1: a topic page filtered published papers through the set of rejected ids on
+    every request; the flag is copied into the assignments, and a topic's page is read in the order
+    of its index (no sort, no join)."""
+    store = Store(search_home / "paperlist.db", readonly=True)
+    rejected = {r[0] for r in store.db.execute("SELECT id FROM papers WHERE accepted = 0")}
+    flags = dict(store.db.execute("SELECT paper_id || ' ' || topic, published FROM paper_topics").fetchall())
+    assert flags and all(v == (k.split()[0] not in rejected) for k, v in flags.items())
+    plan = " ".join(r[3] for r in store.db.execute(
+        "EXPLAIN QUERY PLAN SELECT paper_id FROM paper_topics WHERE topic IN (?) AND published = 1"
+        " ORDER BY year DESC, rank, score DESC, paper_id LIMIT 20", ("diffusion-models",)))
+    assert "paper_topics_page" in plan
+    # an area's pages, read year by year, are the pages of one grouped query
+    leaves = taxonomy().leaves("generative")
+    d = topic_detail(store, "generative")
+    assert d is not None
+    for offset in (0, 3, 7):
+        by_year = [c["id"] for c in store.topic_cards(leaves, offset=offset, limit=5, year_counts=d["years"])]
+        assert by_year == [c["id"] for c in store.topic_cards(leaves, offset=offset, limit=5)]
 
 
 def test_topic_filter_and_facet_in_search(search_home: Path) -> None:

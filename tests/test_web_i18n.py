@@ -71,6 +71,16 @@ def test_numbers_and_dates(lang: str, n: str, compact: str, date: str) -> None:
     assert i18n.date("2026-11-30T07:20:03Z", lang) == date
 
 
+@pytest.mark.parametrize(("lang", "ticks", "labels"), [
+    ("en", [0, 500, 1000, 1500, 2000, 2500], ["0", "500", "1K", "1.5K", "2K", "2.5K"]),
+    ("zh", [0, 5000, 10000, 15000, 20000], ["0", "5000", "1万", "1.5万", "2万"]),
+    ("en", [0, 250_000, 500_000, 750_000], ["0", "250K", "500K", "750K"]),
+])
+def test_axis_ticks_are_never_rounded(lang: str, ticks: list[int], labels: list[str]) -> None:
+    """Issue 46 item 9: the topic chart's axis read "0, 500, 1K, 2K, 2K" (1,500 rounded to 2K)."""
+    assert [i18n.tick(t, lang) for t in ticks] == labels
+
+
 def test_split_lang() -> None:
     assert i18n.split_lang("/en/papers/x") == ("en", "/papers/x")
     assert i18n.split_lang("/en") == ("en", "/")

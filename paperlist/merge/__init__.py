@@ -22,7 +22,7 @@ from .match import cluster
 from .priority import FIELD_PRIORITY
 
 # Bump when matching or field choice changes: stores merged by an older version re-merge every block.
-MERGE_VERSION = 4
+MERGE_VERSION = 5         # 5: links to one place by two hosts are one link
 
 __all__ = ["FIELD_PRIORITY", "MERGE_VERSION", "BlockResult", "paper_from_records", "cluster", "content_hash",
            "merge_block", "prepare"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rapidfuzz import fuzz
 
 from ..models import Author, Paper, Record, Review, is_accepted
+from ..sources.normalize import current_url, link_key
 from ..text import fold, title_key
 from .priority import _rank
 
@@ -131,10 +132,11 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     ids: dict[str, str] = {}
     for r in by_links:
         for kind, url in r.links.items():
-            norm = url.rstrip("/").lower()
+            # one place linked by two hosts (papers.nips.cc and proceedings.neurips.cc) is one link
+            norm = link_key(url)
             if norm not in seen_urls:
                 seen_urls.add(norm)
-                links.append((kind, url))
+                links.append((kind, current_url(url)))
         for k, v in r.ids.items():
             ids.setdefault(k, v)
     keywords: list[str] = []

@@ -22,7 +22,9 @@ from .errors import N_, BadRequest, Conflict, NotFound, ServiceError
 from .home import Home
 from .papers import paper_fields, summary
 from .paths import API_ROOT, list_api_path, list_path, shared_path
+from .requests import ListRequest
 from .types import ListEntry, ListShelf, ReadingList, ReadingListInfo, SeenMarks, StarredPapers
+from .venues import list_filter
 
 T = TypeVar("T")
 DEFAULT_NAME = N_("Reading list")
@@ -183,16 +185,24 @@ def starred(home: Home, token: str) -> StarredPapers:
 
 
 # --- seen marks (triage) ----------------------------------------------------------------
-def mark_seen(home: Home, token: str, ref: str, seen: bool = True) -> SeenMarks:
+def mark_seen(home: Home, token: str, ref: str, seen: bool = True,
+              view: ListRequest | None = None) -> SeenMarks:
     pid = _paper_id(home, ref)
     card = home.store.cards([pid])[0]
     _call(home, lambda ls: ls.mark_seen(token, pid, card["venue"], int(card["year"]), seen))
-    return seen_marks(home, token, card["venue"], int(card["year"]))
+    return seen_marks(home, token, card["venue"], int(card["year"]), view)
 
 
-def seen_marks(home: Home, token: str, venue: str | None = None, year: int | None = None) -> SeenMarks:
+def seen_marks(home: Home, token: str, venue: str | None = None, year: int | None = None,
+               view: ListRequest | None = None) -> SeenMarks:
+    """The papers marked seen (at one venue and year when given), and with ``view`` (a conference-
+    year's list as filtered: accepted papers by default) how many of them that list shows, so that
+    a triage counter reads "12 of 3,711" for the 3,711 it lists, not "12 of 11,677"."""
     ids = _call(home, lambda ls: ls.seen(token, venue, year))
-    return {"venue": venue, "year": year, "count": len(ids), "ids": ids}
+    listed = None
+    if view is not None and venue and year:
+        listed = len(home.store.listed_among(venue, year, list_filter(view), ids))
+    return {"venue": venue, "year": year, "count": len(ids), "listed": listed, "ids": ids}
 
 
 # --- export -----------------------------------------------------------------------------

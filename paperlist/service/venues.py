@@ -213,7 +213,7 @@ def venue_year(home: Home, name: str, year_s: str, rest: str = "") -> tuple[str,
     return key, year, row
 
 
-def _filter(lr: ListRequest) -> ListFilter:
+def list_filter(lr: ListRequest) -> ListFilter:
     """The store's filter: statuses when given, else the decision (accepted papers by default)."""
     accepted = None if lr.statuses or lr.decision == "all" else lr.decision == "accepted"
     return ListFilter(statuses=lr.statuses, track=lr.track, words=lr.words, accepted=accepted, sort=lr.sort,
@@ -245,7 +245,7 @@ def list_params(lr: ListRequest) -> list[tuple[str, Any]]:
 def list_ids(home: Home, name: str, year_s: str, lr: ListRequest, limit: int) -> tuple[str, int, list[str]]:
     """(venue key, year, ids) of a conference-year's (filtered) list in its order, at most ``limit``."""
     key, year, _ = venue_year(home, name, year_s)
-    return key, year, [r["id"] for r in home.store.list_papers(key, year, _filter(lr), limit=limit)[1]]
+    return key, year, [r["id"] for r in home.store.list_papers(key, year, list_filter(lr), limit=limit)[1]]
 
 
 def year_coverage(home: Home, key: str, year: int) -> YearCoverage:
@@ -292,7 +292,7 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
     """One page of a conference-year's complete list (best status first, then by title), with its
     filters, the counts of each status and track, and its coverage."""
     key, year, row = venue_year(home, name, year_s)
-    flt = _filter(lr)
+    flt = list_filter(lr)
     per_page = lr.per_page
     total, cards = home.store.list_papers(key, year, flt, offset=(lr.page - 1) * (per_page or 0),
                                           limit=per_page)

@@ -159,6 +159,30 @@ def link_id(value: object) -> tuple[str, str] | None:
     return None
 
 
+# Hosts that serve the same paths: NeurIPS's proceedings moved from papers.nips.cc to
+# proceedings.neurips.cc with the same /paper_files/ paths (the old host redirects there).
+_SAME_HOSTS = (("papers.nips.cc/paper_files/", "proceedings.neurips.cc/paper_files/"),
+               ("papers.neurips.cc/paper_files/", "proceedings.neurips.cc/paper_files/"))
+
+
+def current_url(url: str) -> str:
+    """The address a link redirects to where we know it moved (papers.nips.cc/paper_files/… ->
+    proceedings.neurips.cc/paper_files/…), https where the host serves it, else the link itself."""
+    for old, new in _SAME_HOSTS:
+        for scheme in ("https://", "http://"):
+            if url.startswith(scheme + old):
+                return "https://" + new + url[len(scheme + old):]
+    return url
+
+
+def link_key(url: str) -> str:
+    """What makes two links the same place: the current address without scheme, "www." and a
+    trailing slash, case folded (two sources linking one PDF by two hosts are one link)."""
+    u = current_url(url)
+    u = re.sub(r"^https?://(www\.)?", "", u, flags=re.IGNORECASE)
+    return u.rstrip("/").lower()
+
+
 # --- values -----------------------------------------------------------------------------------
 
 def keywords(value: object, sep: str = ";") -> list[str]:

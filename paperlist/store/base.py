@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 # from-version -> SQL that upgrades a store to from-version + 1. Add a step whenever schema.sql
 # changes, and bump SCHEMA_VERSION; schema.sql always describes the newest version.
@@ -45,6 +45,14 @@ MIGRATIONS: dict[int, str] = {
     5: """CREATE INDEX IF NOT EXISTS paper_topics_venue ON paper_topics(venue, year, topic);""",
     # Versions of one work share the title hash after the id's dash (versions.work_key).
     6: """CREATE INDEX IF NOT EXISTS papers_work ON papers(substr(id, instr(id, '-') + 1));""",
+    # A topic page filtered published papers through the set of rejected ids on every request
+    # (0.27 s each for the count and the page on the full corpus): the flag is copied once.
+    7: """ALTER TABLE paper_topics ADD COLUMN published INTEGER NOT NULL DEFAULT 1;
+          UPDATE paper_topics SET published = 0 WHERE paper_id IN (SELECT id FROM papers WHERE accepted = 0);
+          CREATE INDEX IF NOT EXISTS paper_topics_page
+            ON paper_topics(topic, published, year DESC, rank, score DESC);
+          CREATE TABLE IF NOT EXISTS topic_stats (
+            slug TEXT PRIMARY KEY, data TEXT NOT NULL) WITHOUT ROWID;""",
 }
 
 
@@ -145,7 +153,13 @@ class StoreBase:
         while version < SCHEMA_VERSION:
             with self.transaction() as db:
                 for stmt in _statements(MIGRATIONS[version]):
-                    db.execute(stmt)
+                    try:
+                        db.execute(stmt)
+                    except sqlite3.OperationalError as e:
+                        # a column a step adds that the store already has: that step was applied
+                        added = stmt.lstrip().upper().startswith("ALTER TABLE")
+                        if not (added and "duplicate column" in str(e)):
+                            raise
                 version += 1
                 db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
         # after the migrations: an index may belong to a table a migration just created

@@ -158,31 +158,7 @@ class BrowseMixin(StoreBase):
                     limit: int | None = 100) -> tuple[int, list[Card]]:
         """(matching count, cards) of one conference-year, in ``flt.sort``'s order (best status
         first, then by title, unless asked otherwise)."""
-        where = ["venue=?", "year=?"]
-        args: list[str | int] = [venue, year]
-        if flt.accepted is not None:
-            where.append("accepted=?")
-            args.append(int(flt.accepted))
-        if flt.statuses:
-            known = [s for s in flt.statuses if s != "unknown"]
-            parts = []
-            if known:
-                parts.append(f"status IN ({','.join('?' * len(known))})")
-                args.extend(known)
-            if len(known) < len(flt.statuses):
-                parts.append("status IS NULL")
-            where.append("(" + " OR ".join(parts) + ")")
-        if flt.track:
-            where.append("track=?")
-            args.append(flt.track)
-        wh, wargs = _words_where(flt.words)
-        where += wh
-        args += wargs
-        if flt.topics:
-            marks = ",".join("?" * len(flt.topics))
-            where.append(f"id IN (SELECT paper_id FROM paper_topics WHERE topic IN ({marks}))")
-            args.extend(flt.topics)
-        cond = " AND ".join(where)
+        cond, args = _list_where(venue, year, flt)
         total = self.db.execute(f"SELECT count(*) FROM papers WHERE {cond}", args).fetchone()[0]  # noqa: S608
         page = "" if limit is None else f" LIMIT {int(limit)} OFFSET {int(offset)}"
         # the page's ids first (the sort carries only its keys), then their cards
@@ -191,6 +167,17 @@ class BrowseMixin(StoreBase):
             f"SELECT id{rating if flt.sort == 'rating' else ''} FROM papers WHERE {cond}"  # noqa: S608
             f" ORDER BY {LIST_ORDERS.get(flt.sort, LIST_ORDERS['decision'])}{page}", args)]
         return total, self.cards(ids)
+
+    def listed_among(self, venue: str, year: int, flt: ListFilter, ids: list[str]) -> set[str]:
+        """Which of ``ids`` a conference-year's list shows under ``flt`` (the seen marks it counts)."""
+        cond, args = _list_where(venue, year, flt)
+        out: set[str] = set()
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            out.update(r[0] for r in self.db.execute(
+                f"SELECT id FROM papers WHERE {cond} AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
+                [*args, *chunk]))
+        return out
 
     def recent_papers(self, venue: str, limit: int = 50) -> list[Card]:
         """A venue's most recently added or changed papers as cards (its Atom feed): newest
@@ -274,3 +261,32 @@ class BrowseMixin(StoreBase):
         """When a source file was last ingested (ISO 8601, UTC), or None."""
         row = self.db.execute("SELECT max(ingested_at) FROM files").fetchone()
         return row[0] if row else None
+
+
+def _list_where(venue: str, year: int, flt: ListFilter) -> tuple[str, list[str | int]]:
+    """The WHERE clause (and its arguments) of a conference-year's list under ``flt``."""
+    where = ["venue=?", "year=?"]
+    args: list[str | int] = [venue, year]
+    if flt.accepted is not None:
+        where.append("accepted=?")
+        args.append(int(flt.accepted))
+    if flt.statuses:
+        known = [s for s in flt.statuses if s != "unknown"]
+        parts = []
+        if known:
+            parts.append(f"status IN ({','.join('?' * len(known))})")
+            args.extend(known)
+        if len(known) < len(flt.statuses):
+            parts.append("status IS NULL")
+        where.append("(" + " OR ".join(parts) + ")")
+    if flt.track:
+        where.append("track=?")
+        args.append(flt.track)
+    wh, wargs = _words_where(flt.words)
+    where += wh
+    args += wargs
+    if flt.topics:
+        marks = ",".join("?" * len(flt.topics))
+        where.append(f"id IN (SELECT paper_id FROM paper_topics WHERE topic IN ({marks}))")
+        args.extend(flt.topics)
+    return " AND ".join(where), args

@@ -166,9 +166,18 @@ CREATE TABLE IF NOT EXISTS paper_topics (
     score    REAL NOT NULL,                   -- 0..1, higher = more clearly about the topic
     venue    TEXT NOT NULL,
     year     INTEGER NOT NULL,
+    published INTEGER NOT NULL DEFAULT 1,     -- 0: the paper was rejected or withdrawn (copied from papers)
     PRIMARY KEY (paper_id, topic)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS paper_topics_topic ON paper_topics(topic, year, venue);
+-- a topic page's papers, newest year first, then the clearest: read in index order, no sort
+CREATE INDEX IF NOT EXISTS paper_topics_page ON paper_topics(topic, published, year DESC, rank, score DESC);
+-- What a topic's page counts (papers per year, venue and venue-year: topics.stats.topic_detail), JSON,
+-- derived with the assignments (meta topic_stats_fingerprint = the topics' fingerprint when current).
+CREATE TABLE IF NOT EXISTS topic_stats (
+    slug TEXT PRIMARY KEY,
+    data TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS papers_work ON papers(substr(id, instr(id, '-') + 1));  -- versions.work_key
 CREATE INDEX IF NOT EXISTS paper_topics_venue ON paper_topics(venue, year, topic);   -- a venue-year's topics
 

@@ -17,6 +17,7 @@ from ..store import Store
 from . import source_labels
 from .assign import assign_store, assignment_rows
 from .evidence import Assigner, packaged_weights
+from .stats import all_details
 from .taxonomy import taxonomy
 from .textprobe import CACHE_FILE
 
@@ -85,6 +86,8 @@ def assign_topics(store: Store, home: Path, force: bool = True, use_vectors: boo
             rep.main[a.topics[0][0]] = rep.main.get(a.topics[0][0], 0) + 1
     rep.main = dict(sorted(rep.main.items(), key=lambda kv: -kv[1]))
     rep.rows = store.replace_topics(assignment_rows(assignments), fp)
+    # what each topic's page counts, once per assignment rather than on a page's first visit
+    store.replace_topic_stats(all_details(store), fp)
     rep.seconds = time.perf_counter() - t0
     rep.cpu_seconds = time.process_time() - c0
     return rep

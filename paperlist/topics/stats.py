@@ -7,6 +7,7 @@ Counts are of distinct papers holding the topic at any rank (a paper about diffu
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from typing import TypedDict
 
 from ..store import Store
@@ -95,3 +96,22 @@ def topic_detail(store: Store, slug: str, venue: str | None = None) -> TopicStat
             "years": dict(sorted(by_year.items())),
             "venues": dict(sorted(venues.items(), key=lambda kv: -kv[1])),
             "venue_years": {f"{v}:{y}": n for (v, y), n in sorted(by_vy.items())}}
+
+
+def all_details(store: Store) -> Iterator[tuple[str, TopicStats]]:
+    """Every area's and topic's ``topic_detail``: what topic assignment stores for the pages."""
+    tax = taxonomy()
+    for t in (*tax.areas, *tax.topics):
+        d = topic_detail(store, t.slug)
+        if d is not None:
+            yield t.slug, d
+
+
+def stored_detail(store: Store, slug: str) -> TopicStats | None:
+    """A topic's ``topic_detail`` as topic assignment stored it (None when not stored or stale)."""
+    d = store.stored_topic_stats(slug)
+    if not isinstance(d, dict):
+        return None
+    d["years"] = {int(y): n for y, n in d["years"].items()}          # JSON keys are text
+    detail: TopicStats = d  # type: ignore[assignment]
+    return detail

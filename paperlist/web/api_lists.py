@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 import orjson
-from fastapi import APIRouter, Body, Path, Query
+from fastapi import APIRouter, Body, Depends, Path, Query
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
@@ -23,10 +23,12 @@ from starlette.responses import Response, StreamingResponse
 from .. import exports
 from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
 from ..lists import limits
+from ..models import STATUSES
 from ..service import list_import as li
 from ..service import lists as sl
 from ..service.errors import N_, BadRequest
 from ..service.paths import paper_path
+from ..service.requests import ListRequest, list_request
 from . import api_models as m
 from .incoming import home, read_limited
 
@@ -98,26 +100,47 @@ async def settings(request: Request, token: Token, body: SettingsBody) -> Respon
     return private(request, await run(sl.set_hide_seen, home(request), token, body.hide_seen))
 
 
+ListStatus = Literal[STATUSES + ("unknown",)]            # type: ignore[valid-type]
+
+
+def _list_view(
+    decision: Annotated[Literal["accepted", "not-accepted", "all"] | None, Query(description=(
+        "With these list parameters (as `GET /conferences/{venue}/{year}` takes them), `listed` counts "
+        "the seen marks that conference-year's list shows: accepted papers by default."))] = None,
+    status: Annotated[list[ListStatus], Query(max_length=20)] = [],  # type: ignore[valid-type]  # noqa: B006
+    track: Annotated[str | None, Query(max_length=100)] = None,
+    q: Annotated[str, Query(max_length=200)] = "",
+    topic: Annotated[str | None, Query(max_length=100)] = None,
+) -> ListRequest | None:
+    """The conference-year list a triage counter counts against, when the request names one."""
+    if decision is None and not status and not track and not q and not topic:
+        return None
+    return list_request(statuses=status, track=track, q=q, decision=decision or "accepted", topic=topic)
+
+
+ListView = Annotated[ListRequest | None, Depends(_list_view)]
+
+
 @router.get("/lists/{token}/seen", response_model=m.SeenMarks, summary="Papers marked seen",
             responses=_ERRORS)
-async def seen(request: Request, token: Token,
+async def seen(request: Request, token: Token, view: ListView,
                venue: Annotated[str | None, Query(max_length=100)] = None,
                year: Annotated[int | None, Query(ge=1900, le=2100)] = None) -> Response:
     """The papers marked seen with this link (at one venue and year when given), in marking order."""
-    return private(request, await run(sl.seen_marks, home(request), token, venue, year))
+    return private(request, await run(sl.seen_marks, home(request), token, venue, year, view))
 
 
 @router.put("/lists/{token}/seen/{ref:path}", response_model=m.SeenMarks, summary="Mark a paper seen",
             responses=_ERRORS)
-async def mark_seen(request: Request, token: Token, ref: PaperRef) -> Response:
+async def mark_seen(request: Request, token: Token, ref: PaperRef, view: ListView) -> Response:
     """Mark seen (idempotent); answers the seen marks of the paper's conference-year."""
-    return private(request, await run(sl.mark_seen, home(request), token, ref, True))
+    return private(request, await run(sl.mark_seen, home(request), token, ref, True, view))
 
 
 @router.delete("/lists/{token}/seen/{ref:path}", response_model=m.SeenMarks, summary="Unmark a paper seen",
                responses=_ERRORS)
-async def unmark_seen(request: Request, token: Token, ref: PaperRef) -> Response:
-    return private(request, await run(sl.mark_seen, home(request), token, ref, False))
+async def unmark_seen(request: Request, token: Token, ref: PaperRef, view: ListView) -> Response:
+    return private(request, await run(sl.mark_seen, home(request), token, ref, False, view))
 
 
 @router.get("/lists/{token}/starred", response_model=m.StarredPapers,

@@ -50,6 +50,7 @@ def environment(lang: str) -> Environment:
         lang=lang, html_lang=i18n.HTML_LANG[lang], static=static_url,
         u=lambda path: pre + path if path != "/" else (pre + "/" if pre else "/"),
         num=lambda n: i18n.number(n, lang), compact=lambda n: i18n.compact(n, lang),
+        tick=lambda n: i18n.tick(n, lang),
         date=lambda v: i18n.date(v, lang), share=lambda part, total: i18n.share(part, total, lang),
         dec=lambda x, digits=2: i18n.decimal(x, lang, digits),
         pct=lambda x, digits=1: i18n.percent(x, lang, digits),

@@ -69,6 +69,7 @@ class SeenMarks(TypedDict):
     venue: str | None
     year: int | None
     count: int
+    listed: int | None          # of them, those the conference-year's list shows as filtered
     ids: list[str]
 
 

@@ -74,7 +74,10 @@ class ImportReport(Model):
 class SeenMarks(Model):
     venue: str | None
     year: int | None
-    count: int
+    count: int = Field(description="Papers marked seen (at the venue and year when given).")
+    listed: int | None = Field(description="Of them, those the conference-year's list shows under the list "
+                               "parameters given with the request (decision, status, track, q, topic: "
+                               "accepted papers by default); null without a venue and year.")
     ids: list[str]
 
 

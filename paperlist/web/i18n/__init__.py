@@ -106,6 +106,17 @@ def compact(n: int | None, lang: str) -> str:
     return "" if n is None else format_compact_decimal(n, locale=locale(lang), fraction_digits=0)
 
 
+def tick(n: int | None, lang: str) -> str:
+    """An axis label: compact, with the fewest fraction digits that do not round the value
+    (2000 -> "2K", 1500 -> "1.5K", 15000 -> "1.5万"); with none, 1,500 read "2K" beside 2,000."""
+    if n is None:
+        return ""
+    loc = locale(lang)
+    exact = str(format_compact_decimal(n, locale=loc, fraction_digits=3))
+    return next((label for d in (0, 1, 2)
+                 if (label := str(format_compact_decimal(n, locale=loc, fraction_digits=d))) == exact), exact)
+
+
 def date(value: str | dt.date | None, lang: str) -> str:
     """An ISO date or timestamp as a long date: "2026年11月30日" / "November 30, 2026"."""
     if not value:

@@ -207,6 +207,8 @@
     }).catch(function () { say(t("failed")); });
   }
   function triageBox(el) { return el.closest("[data-triage]"); }
+  // a conference-year list's filters, so that the seen marks are counted among the papers it shows
+  function viewQuery(box, sep) { var v = box && box.getAttribute("data-view"); return v ? sep + v : ""; }
   function progress() {
     doc.querySelectorAll("[data-triage]").forEach(function (box) {
       var bar = box.previousElementSibling;
@@ -226,10 +228,10 @@
     var pid = el.getAttribute("data-paper");
     if (!pid || !triageBox(el)) { return; }
     ensureList().then(function (a) {
-      return api(seen ? "PUT" : "DELETE", "/lists/" + a.token + "/seen/" + encodeURIComponent(pid)).then(function (marks) {
+      return api(seen ? "PUT" : "DELETE", "/lists/" + a.token + "/seen/" + encodeURIComponent(pid) + viewQuery(triageBox(el), "?")).then(function (marks) {
         var was = !!seenIds[pid];
         if (seen) { seenIds[pid] = true; } else { delete seenIds[pid]; }
-        if (triageBox(el).hasAttribute("data-venue")) { seenCount = marks.count; } else if (was !== seen) { seenCount += seen ? 1 : -1; }
+        if (triageBox(el).hasAttribute("data-venue")) { seenCount = marks.listed != null ? marks.listed : marks.count; } else if (was !== seen) { seenCount += seen ? 1 : -1; }
         var at = Array.prototype.slice.call(cards()).indexOf(el);
         if (seen) {                      // x marks it seen and hides it, whatever "hide seen" says
           el.classList.remove("nav-current");
@@ -328,12 +330,12 @@
     }).catch(function (status) { if (status === 404) { forget(a.token, a.list); } });
     var box = root.querySelector("[data-triage]");
     if (!box) { return; }
-    var q = box.hasAttribute("data-venue") ? "?venue=" + encodeURIComponent(box.getAttribute("data-venue")) + "&year=" + box.getAttribute("data-year") : "";
+    var q = box.hasAttribute("data-venue") ? "?venue=" + encodeURIComponent(box.getAttribute("data-venue")) + "&year=" + box.getAttribute("data-year") + viewQuery(box, "&") : "";
     Promise.all([api("GET", "/lists/" + a.token), api("GET", "/lists/" + a.token + "/seen" + q)]).then(function (r) {
       hideSeen = r[0].hide_seen;
       seenIds = {};
       r[1].ids.forEach(function (pid) { seenIds[pid] = true; });
-      seenCount = r[1].count;
+      seenCount = r[1].listed != null ? r[1].listed : r[1].count;
       applySeen(root);
     }).catch(function () { /* the page works without its seen marks */ });
   }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 from ... import venues as venue_registry
 from ...service import list_request_from_params
@@ -87,8 +88,13 @@ def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]
     years = {"prev_year": d["prev_year"], "next_year": d["next_year"]}
     f = figures(ctx.home, key, year)
     rated = bool(f and f["ratings"])
+    shown = d["filters"]
+    # the list as filtered, for the triage counter's count of seen marks (issue 46 item 8)
+    view = [("decision", shown["decision"]), *(("status", st) for st in shown["status"]),
+            ("track", shown["track"]), ("q", shown["q"]), ("topic", shown["topic"])]
     return {
         "page": "venue_year", **d, "papers": [card(p) for p in d["papers"]],
+        "view_query": urlencode([(k, v) for k, v in view if v]),
         "status_links": [{**s, "label": STATUS[status_key(None if s["value"] == "unknown" else s["value"])]}
                          for s in d["status_counts"]],
         "track_links": d["track_counts"],
