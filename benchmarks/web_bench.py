@@ -171,7 +171,10 @@ def main() -> None:
     slugs = [t.slug for t in (*tax.areas, *tax.topics)]
     routes["/topics/{slug}"] = [f"{'/en' if i % 2 else ''}/topics/{slugs[(i // 2) % len(slugs)]}"
                                 for i in range(max(n, 2 * len(slugs)))]
-    routes["/topics/{slug}?page=…"] = [f"/en/topics/{slugs[i % len(slugs)]}?page={2 + i % 5}" for i in range(n)]
+    # later pages of the topics that have them (20 papers a page)
+    deep = [s for s in slugs if store.topic_paper_count(tax.leaves(s)) >= 6 * 20]
+    if deep:
+        routes["/topics/{slug}?page=…"] = [f"/en/topics/{deep[i % len(deep)]}?page={2 + i % 5}" for i in range(n)]
     if searcher is not None:
         routes["/search?q=…"] = [f"{'/en' if i % 2 else ''}/search?q={quote(QUERIES[i % len(QUERIES)])}"
                                  for i in range(n)]

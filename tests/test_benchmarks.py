@@ -330,14 +330,15 @@ def test_web_bench(web_home: Path, tmp_path: Path) -> None:
     assert out["home"] == str(home.resolve()) and out["papers"] == count_papers(home) > 0
     assert set(out["routes"]) == {"/papers/{id}", "/search?q=…", "/conferences/{venue}/{year}/stats",
                                   "/conferences/{venue}/{year}",
-                                  "/conferences/{venue}/{year}?per_page=all"}, out
+                                  "/conferences/{venue}/{year}?per_page=all",
+                                  "/topics/{slug}"}, out        # no topic of the fixture has six pages
     assert out["stats_page"] == "/conferences/iclr/2024/stats"          # the fixture's newest ICLR year
     timings = [out["search_engine_ms"]]
     for name, route in out["routes"].items():
         assert route["gzip_kb_median"] > 0, name
         timings += [route["server_ms"], route["http_ms"]]
     for s in timings:
-        assert s["n"] == n and 0 < s["p50"] <= s["p95"] <= s["p99"] <= s["max"], out
+        assert s["n"] >= n and 0 < s["p50"] <= s["p95"] <= s["p99"] <= s["max"], out
 
 
 def test_ingest_bench(pc_store: Store) -> None:
