@@ -21,24 +21,50 @@ _SPECIAL = re.compile(r"([&%#_$])")
 _STOP = {"a", "an", "the", "on", "of", "for", "in", "to", "and", "with", "towards", "toward", "via", "is"}
 # Which link a citation's url field prefers.
 _URL_KINDS = ("proceedings", "site", "openreview", "doi", "oa", "arxiv", "pdf")
-# A source's broken BibTeX is detected (``_parses``) and replaced; bibtexparser's warning about
+# A source's broken BibTeX is detected (``problems``) and replaced; bibtexparser's warning about
 # each one would only fill the server's log.
 logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 
 def bibtex(paper: Paper) -> str:
-    """The paper's BibTeX entry: the source's own when present and well-formed, else generated."""
-    if paper.bibtex and _parses(paper.bibtex):
+    """The paper's BibTeX entry: the source's own when it is one you can paste (``problems``), else
+    one generated from our fields. Where the paper's author order is not known, always generated
+    (a source's key names the alphabetical list's first author)."""
+    if paper.bibtex and paper.author_order_known and not problems(paper.bibtex):
         return paper.bibtex.strip()
     return generate_bibtex(paper)
 
 
-def _parses(text: str) -> bool:
+def bibtex_source(paper: Paper) -> str:
+    """Which entry ``bibtex`` gives: "source" (the source's own) or "generated" (and why not the source's)."""
+    if not paper.bibtex:
+        return "generated"
+    if not paper.author_order_known:
+        return "generated: the source's author order is alphabetical"
+    found = problems(paper.bibtex)
+    return f"generated: the source's {found[0]}" if found else "source"
+
+
+def problems(text: str) -> list[str]:
+    """What stops a BibTeX entry from being pasted as it is: it does not parse to exactly one entry, a
+    field is empty, a value's braces do not balance, or LaTeX escaped as text (``\\textbackslash``,
+    a source's double escaping). Empty for a good entry."""
     try:
         lib = bibtexparser.parse_string(text)
     except Exception:  # noqa: BLE001 - a source's BibTeX we cannot read is replaced, not shown broken
-        return False
-    return len(lib.entries) == 1 and not lib.failed_blocks
+        return ["entry does not parse"]
+    if len(lib.entries) != 1 or lib.failed_blocks:
+        return ["entry does not parse as one entry"]
+    out = []
+    for f in lib.entries[0].fields:
+        v = str(f.value).strip()
+        if not v or v in ("{}", '""'):
+            out.append(f"{f.key} is empty")
+        elif v.count("{") != v.count("}"):
+            out.append(f"{f.key} has unbalanced braces")
+        elif "\\textbackslash" in v:
+            out.append(f"{f.key} holds LaTeX escaped as text")
+    return out
 
 
 def escape_latex(s: str) -> str:
@@ -57,20 +83,23 @@ def _title(p: Paper) -> str:
     # The display title keeps its LaTeX math when it has any and its braces balance; else plain text.
     if "$" in t and t.count("{") == t.count("}") and t.count("$") % 2 == 0 and "\\url" not in t:
         parts = re.split(r"(\$[^$]*\$)", t)
-        return "".join(x if x.startswith("$") else _protect_case(escape_latex(plain(x) if "\\" in x else x))
-                       for x in parts)
+        # a source's text-mode backslash inside math ("Skip $\textbackslash n$") is math's \backslash
+        return "".join(x.replace("\\textbackslash", "\\backslash") if x.startswith("$")
+                       else _protect_case(escape_latex(plain(x) if "\\" in x else x)) for x in parts)
     return _protect_case(escape_latex(p.title_plain or plain(t)))
 
 
 def citation_key(p: Paper) -> str:
-    """A key in the common style: first author's family name, year, first significant title word."""
+    """A key in the common style: first author's family name, year, first significant title word; the
+    venue instead of a name when the paper's author order is not known (an alphabetical list's first
+    name is nobody's first author)."""
     if p.biblio.get("bibkey") and re.fullmatch(r"[\w:.+/-]+", p.biblio["bibkey"]):
         return p.biblio["bibkey"]
-    last = ""
-    if p.authors:
+    last = "" if p.author_order_known else p.venue
+    if p.authors and p.author_order_known:
         name = p.authors[0].name
         last = name.split(",")[0] if "," in name else name.split()[-1] if name.split() else ""
-    word = next((w for w in re.findall(r"[A-Za-z0-9]+", fold(p.title_plain))
+    word = next((w for w in re.findall(r"[A-Za-z0-9]+", fold(p.title_plain or plain(p.title)))
                  if len(w) > 2 and w.lower() not in _STOP), "paper")
     key = re.sub(r"[^a-z0-9]", "", fold(last).lower()) + str(p.year) + word.lower()
     return key or f"paper{p.year}"

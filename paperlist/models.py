@@ -58,7 +58,9 @@ class Review:
     other score dimensions a source gives per review (soundness, presentation, correctness,
     novelty …). ``mean`` is computed from ``ratings`` when the list is there; only a source that
     gives no list but a mean (ICLR 2026's export) sets it directly (``from_mean``). ``count`` is
-    the number of ratings. Unknown is None, never 0.
+    the number of ratings. ``as_of`` is the date of a snapshot taken while reviews could still
+    change (before decisions: "scores as of 2025-11-22"); None for final scores. Unknown is None,
+    never 0.
     """
 
     ratings: list[float] = field(default_factory=list)
@@ -68,12 +70,15 @@ class Review:
     confidence_mean: float | None = None
     count: int | None = None
     from_mean: bool = False
+    as_of: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"ratings": self.ratings, "confidences": self.confidences, "dims": self.dims,
                              "mean": self.mean, "confidence_mean": self.confidence_mean, "count": self.count}
         if self.from_mean:
             d["from_mean"] = True
+        if self.as_of:
+            d["as_of"] = self.as_of
         return d
 
     @classmethod
@@ -81,7 +86,7 @@ class Review:
         return cls(ratings=list(d.get("ratings") or []), confidences=list(d.get("confidences") or []),
                    dims={k: list(v) for k, v in (d.get("dims") or {}).items()}, mean=d.get("mean"),
                    confidence_mean=d.get("confidence_mean"), count=d.get("count"),
-                   from_mean=bool(d.get("from_mean")))
+                   from_mean=bool(d.get("from_mean")), as_of=d.get("as_of"))
 
 
 @dataclass(slots=True)
@@ -113,6 +118,11 @@ class Record:
     annotation: bool = False       # only adds facts to the paper its ids name; never a paper of its own
     review: Review | None = None   # review scores, where the source has them
     countries: list[str] = field(default_factory=list)     # the authors' countries (the source's list)
+    # the source lists every public submission of its venue-year (a census): a paper it lists that no
+    # source says was accepted was not (its status is inferred: "rejected")
+    census: bool = False
+    # the source lists the authors in alphabetical order, not the paper's (ICLR 2025's decisions CSV)
+    authors_sorted: bool = False
     extra: dict[str, Any] = field(default_factory=dict)   # source fields we do not model
 
     def to_dict(self) -> dict[str, Any]:
@@ -165,7 +175,13 @@ class Paper:
     review: Review | None = None                                 # from one source (provenance "review")
     countries: list[str] = field(default_factory=list)           # unioned
     sources: list[str] = field(default_factory=list)             # record refs "source:file#key"
-    provenance: dict[str, str] = field(default_factory=dict)     # field -> "source:file"
+    # field -> "source:file"; "author_order": "alphabetical" when the only authors known are a source's
+    # alphabetical list (the paper's order is not known); "status": "inferred:<file>" (merge.fields)
+    provenance: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def author_order_known(self) -> bool:
+        return self.provenance.get("author_order") != "alphabetical"
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -177,5 +193,5 @@ class Paper:
 
 
 _RECORD_FIELDS = tuple(f.name for f in fields(Record))
-_LATER_RECORD_FIELDS = ("institutions", "annotation", "review", "countries")
+_LATER_RECORD_FIELDS = ("institutions", "annotation", "review", "countries", "census", "authors_sorted")
 _PAPER_FIELDS = tuple(f.name for f in fields(Paper))

@@ -172,6 +172,13 @@ MONTHS = {
 }
 
 
+# Venues that review on OpenReview: their group id for a year (update, and a search link for papers
+# we know without their OpenReview id)
+OPENREVIEW_GROUPS = {"neurips": "NeurIPS.cc/{y}/Conference", "iclr": "ICLR.cc/{y}/Conference",
+                     "icml": "ICML.cc/{y}/Conference", "colm": "colmweb.org/COLM/{y}/Conference",
+                     "corl": "robot-learning.org/CoRL/{y}/Conference"}
+
+
 def month(key: str) -> int:
     """The month a venue usually meets (6 when we do not know)."""
     return MONTHS.get(get(key).family, 6)

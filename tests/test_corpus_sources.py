@@ -132,6 +132,7 @@ def test_sniffers_route_the_whole_corpus() -> None:
     assert claimed == Counter({
         ("acl-anthology", "acl"): 21, ("openreview-exports", "openreview"): 18,
         ("openreview-exports", "orgroups"): 2, ("openreview-exports", "openreview-api"): 2,
+        ("openreview-exports", "scores"): 28,        # the db, the JSON lines, 25 per-paper files, the parquet
         ("openreview-exports", "companion"): 6,      # 4 PROVENANCE.txt, icml2026/meta.json, papers-meta.json
         ("ai-top-conf-jsons", "aitopconf"): 120, ("papercopilot", "papercopilot"): 277,
         ("mlanthology", "mlanthology"): claimed[("mlanthology", "mlanthology")],
@@ -141,6 +142,5 @@ def test_sniffers_route_the_whole_corpus() -> None:
         ("cvmlpaper-atlas", "companion"): 1,
     })
     assert claimed[("mlanthology", "mlanthology")] > 100
-    # what no reader takes yet: review scores (issue 44) and the curated lists' topics (issue 47)
-    assert all(u.startswith("openreview-exports/iclr2026-reviews/") or u == "curated-lists/TOPICS.tsv"
-               for u in unread), unread
+    # what no reader takes yet: the curated lists' topics (issue 47)
+    assert unread == ["curated-lists/TOPICS.tsv"]

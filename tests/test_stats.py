@@ -224,3 +224,19 @@ def test_mcp_tool_gives_the_api_figures(rhome: Path, figures: dict[str, Any]) ->
         t.get_conference_stats("iclr", 1999)
     hit = t.get_paper(Store(rhome / "paperlist.db", readonly=True).resolve_id("rv001")[0])
     assert hit["review"]["ratings"] == [8.0, 8.0, 6.0] and hit["review_place"]["rank"] == 1
+
+
+def test_papers_of_unknown_status_are_not_counted_as_accepted() -> None:
+    """Issue 44 item 5: NeurIPS 2025's statistics counted its 2 papers of unknown status as accepted."""
+    from paperlist.stats.figures import decisions
+
+    def paper(i: int, status: str | None) -> Any:
+        return {"id": str(i), "venue": "neurips", "year": 2025, "status": status,
+                "accepted": status not in ("rejected", "withdrawn"), "institutions": [], "countries": [],
+                "review": None, "review_source": None}
+
+    only = decisions([paper(i, "accepted") for i in range(5822)] + [paper(9000, None), paper(9001, None)])
+    assert (only["papers"], only["accepted"], only["by_status"]["unknown"]) == (5824, 5822, 2)
+    assert only["listing"] == "accepted-only" and only["acceptance_rate"] is None
+    mixed = decisions([paper(0, "poster"), paper(1, "rejected"), paper(2, None), paper(3, "under-review")])
+    assert mixed["accepted"] == 1 and mixed["acceptance_rate"] == 0.5          # over the decided two

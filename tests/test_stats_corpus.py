@@ -8,6 +8,7 @@ import csv
 import gzip
 import json
 import random
+import re
 import statistics
 from collections.abc import Iterator
 from pathlib import Path
@@ -93,49 +94,38 @@ def test_neurips_2023_figures_match_the_raw_file(api: Any, corpus_store: Store) 
     assert d["ratings"]["accepted_mean"] == pytest.approx(statistics.mean(acc_means), abs=1e-3)
 
 
-def _iclr2026_means() -> dict[str, tuple[float, str]]:
-    """OpenReview id -> (mean rating, file) from the ICLR 2026 export: the accepted-paper CSVs'
-    avg_rating, and the orals JSON's ratings_avg for orals the CSVs lack."""
-    root = shared_data("openreview-exports/iclr2026")
-    out: dict[str, tuple[float, str]] = {}
-    for f in sorted(root.glob("accepted-*.csv.gz")):
-        with gzip.open(f, "rt", encoding="utf-8-sig") as fh:
-            for row in csv.DictReader(fh):
-                oid = row["openreview_url"].split("id=")[-1]
-                if row["avg_rating"] and float(row["avg_rating"]) > 0:
-                    out[oid] = (float(row["avg_rating"]), f.name)
-    orals = json.loads(gzip.decompress((root / "orals-with-authors.json.gz").read_bytes()))["papers"]
-    for p in orals:
-        if p["id"] not in out and str(p.get("ratings_avg")) not in ("None", "", "0"):
-            out[p["id"]] = (float(p["ratings_avg"]), "orals")
-    return out
+def test_iclr_2026_every_submission_with_its_scores(api: Any, corpus_store: Store) -> None:
+    """Issue 44: all 19,630 submissions with every review of the tracker's snapshot (2025-11-22, before
+    decisions); the accepted ones with their final scores; the rest rejected (inferred) or withdrawn."""
+    import pyarrow.parquet as pq
 
-
-def _iclr2026_reviewed() -> dict[str, list[float]]:
-    """OpenReview id -> each review's rating, for the 100 ICLR 2026 papers whose reviews the API
-    sample holds (openreview-exports/iclr2026-apiv2)."""
-    path = shared_data("openreview-exports/iclr2026-apiv2/paper_info_cleaned_reviews.json.gz")
-    return {p["id"]: [float(r["rating"]) for r in p["reviews"]]
-            for p in json.loads(gzip.decompress(path.read_bytes())) if p["reviews"]}
-
-
-def test_iclr_2026_mean_ratings_are_the_exports(api: Any, corpus_store: Store) -> None:
-    """Each accepted paper's mean rating as the export gives it, except where the API sample has each
-    review's rating: there the mean of those. The API sample also lists some of the year's rejected
-    and withdrawn submissions (814 of its first 1,000), so the listing is not complete and its
-    acceptance rate (5,357 of 6,171) is only an upper bound, shown with "≤"."""
-    means = _iclr2026_means()
-    reviewed = _iclr2026_reviewed()
-    expected = {k: m for k, (m, _) in means.items()} | {k: statistics.mean(v) for k, v in reviewed.items()}
+    path = shared_data("openreview-exports/iclr2026-accepted-ratings/iclr_2026_accepted.parquet")
+    table = pq.read_table(path)
+    final = {r["openreview_id"]: statistics.mean(r["rating"]) for r in table.to_pylist()}
     d = _stats(api, "iclr", 2026)
-    assert d["listing"] == "public-rejections"
-    assert d["acceptance_rate"] == pytest.approx(5357 / 6171, abs=1e-3)
-    assert d["ratings"]["papers"] == len(expected)
-    assert d["ratings"]["from_source_mean"] == len(set(means) - set(reviewed))
+    assert d["listing"] == "all-submissions" and d["papers"] >= 19_630
+    assert d["acceptance_rate"] == pytest.approx(5358 / d["papers"], abs=1e-3)
+    r = d["ratings"]
+    assert r["papers"] >= 19_000 and set(r["as_of"]) == {"2025-11-22"} and 13_000 <= r["as_of"]["2025-11-22"]
+    assert r["histogram"] and {"oral", "poster", "rejected", "withdrawn"} <= set(r["mean_by_status"])
     stored = dict(corpus_store.db.execute(
         "SELECT i.value, r.rating FROM paper_reviews r JOIN paper_ids i ON i.paper_id = r.paper_id"
-        " AND i.kind = 'openreview' WHERE r.venue = 'iclr' AND r.year = 2026"))
-    assert {k: round(v, 6) for k, v in stored.items()} == {k: round(m, 6) for k, m in expected.items()}
+        " AND i.kind = 'openreview' WHERE r.venue = 'iclr' AND r.year = 2026 AND r.as_of IS NULL"))
+    assert all(stored.get(k) == pytest.approx(m) for k, m in final.items())          # final scores win
+
+
+def test_iclr_2024_every_submission_with_its_scores(api: Any) -> None:
+    """Issue 44: ICLR 2024's 7,215 public submissions with each reviewer's rating of 2023-12-03, and
+    an acceptance rate from the 2,260 accepted among them."""
+    d = _stats(api, "iclr", 2024)
+    assert d["listing"] == "all-submissions" and d["papers"] == 7215 and d["accepted"] == 2260
+    assert d["acceptance_rate"] == pytest.approx(2260 / 7215, abs=1e-4)
+    r = d["ratings"]
+    assert r["papers"] == 7215 and r["as_of"] == {"2023-12-03": 7215} and r["reviews"] == 27824
+    assert set(r["mean_by_status"]) == {"oral", "spotlight", "poster", "rejected"}
+    page = api.get("/en/conferences/iclr/2024/stats").text
+    assert "Scores as of 2023-12-03, before decisions" in page
+    assert re.search(r'<svg class="[^"]*\bhist\b', page)               # the histogram by decision
 
 
 def test_coverage_counts_each_sources_papers_once(api: Any) -> None:

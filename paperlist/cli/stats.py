@@ -55,6 +55,8 @@ def _print_ratings(s: ConferenceStats) -> None:
         _row("ratings", "no source gives review scores for this conference-year")
         return
     own = f", {_n(r['from_source_mean'])} of them the source's mean only" if r["from_source_mean"] else ""
+    own += "".join(f", {_n(n)} of them scores as of {date} (before decisions)"
+                   for date, n in r.get("as_of", {}).items())
     _row("rated papers", f"{_n(r['papers'])} ({_n(r['without'])} without ratings){own}")
     _row("reviews", f"{_n(r['reviews'])} ({_f(r['reviews_per_paper'])} per paper), scale seen "
                     f"{_f(r['min'], 1)}-{_f(r['max'], 1)}")

@@ -8,6 +8,7 @@ from rapidfuzz import fuzz
 from ..models import Author, Paper, Record, Review, is_accepted
 from ..sources.normalize import current_url, link_key
 from ..text import fold, title_key
+from .damage import damage
 from .priority import _rank
 
 
@@ -53,12 +54,13 @@ def _pick_title(recs: list[Record]) -> tuple[str, Record]:
 
 
 def _pick_authors(recs: list[Record]) -> tuple[list[Author], Record | None]:
-    best: tuple[bool, int, int, int] | None = None
+    best: tuple[bool, bool, int, int, int] | None = None
     chosen: Record | None = None
     for n, r in enumerate(recs):
         if not r.authors:
             continue
-        k = (_proper(r.authors), len(r.authors), -_rank("authors", r.source), -n)
+        # a list in the paper's order before an alphabetical one, whatever their lengths
+        k = (not r.authors_sorted, _proper(r.authors), len(r.authors), -_rank("authors", r.source), -n)
         if best is None or k > best:
             best, chosen = k, r
     if chosen is None:
@@ -78,14 +80,28 @@ def _pick_authors(recs: list[Record]) -> tuple[list[Author], Record | None]:
 
 
 def _pick_abstract(recs: list[Record]) -> tuple[str | None, Record | None]:
-    """The most trusted abstract that is not much shorter than the longest (a truncated copy)."""
+    """The cleanest abstract that is not much shorter than the longest (a truncated copy): where the
+    copies differ, the one with the fewest extraction artifacts (merge.damage: glued words, broken
+    hyphenation, LaTeX as text), then the most trusted source."""
     cands = [r for r in recs if r.abstract]
     if not cands:
         return None, None
     longest = max(len(r.abstract or "") for r in cands)
     ok = [r for r in cands if len(r.abstract or "") >= 0.6 * longest]
     r = min(ok, key=lambda r: (_rank("abstract", r.source), recs.index(r)))
+    # another copy of the same text (its letters alike, not another version of the abstract) with
+    # fewer extraction artifacts wins
+    same = [o for o in ok if o is r or _same_text(o.abstract or "", r.abstract or "")]
+    if len({" ".join((o.abstract or "").split()) for o in same}) > 1:
+        hurt = {id(o): damage(o.abstract or "") for o in same}
+        r = min(same, key=lambda o: (hurt[id(o)], _rank("abstract", o.source), recs.index(o)))
     return r.abstract, r
+
+
+def _same_text(a: str, b: str) -> bool:
+    """Two copies of one text: their letters, in order, at least 95% alike."""
+    la, lb = "".join(ch for ch in a.lower() if ch.isalpha()), "".join(ch for ch in b.lower() if ch.isalpha())
+    return fuzz.ratio(la, lb) >= 95
 
 
 def _prov(rec: Record | None) -> str | None:
@@ -98,9 +114,17 @@ def _pick_review(recs: list[Record]) -> tuple[Review | None, Record | None]:
     have = [(r, r.review) for r in recs if r.review is not None]
     if not have:
         return None, None
-    rec, review = min(have, key=lambda rv: (rv[1].from_mean, -(rv[1].count or 0),
-                                            _rank("review", rv[0].source), rv[0].file, rv[0].key))
+    # final scores before a snapshot taken while they could still change, then the most ratings,
+    # then the newest snapshot
+    rec, review = min(have, key=lambda rv: (rv[1].from_mean, rv[1].as_of is not None, -(rv[1].count or 0),
+                                            _newest_first(rv[1].as_of), _rank("review", rv[0].source),
+                                            rv[0].file, rv[0].key))
     return review, rec
+
+
+def _newest_first(date: str | None) -> tuple[int, ...]:
+    """A sort key putting later ISO dates first."""
+    return tuple(-int(x) for x in (date or "0").split("-") if x.isdigit())
 
 
 def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
@@ -113,6 +137,10 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     venue, v_rec = _pick(recs, "venue")
     track, tr_rec = _pick(recs, "track")
     status, s_rec = _pick(recs, "status")
+    census = next((r for r in all_recs if r.census), None)
+    inferred = status is None and census is not None
+    if inferred:
+        status = "rejected"           # listed among every public submission, accepted by no source
     authors, a_rec = _pick_authors(recs)
     if not authors and fill:
         authors, a_rec = _pick_authors(fill)
@@ -120,7 +148,10 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     if abstract is None and fill:
         abstract, ab_rec = _pick_abstract(fill)
     provenance = {"title": _prov(t_rec), "venue": _prov(v_rec), "track": _prov(tr_rec),
-                  "status": _prov(s_rec), "authors": _prov(a_rec), "abstract": _prov(ab_rec)}
+                  "status": f"inferred:{census.file}" if inferred and census else _prov(s_rec),
+                  "authors": _prov(a_rec), "abstract": _prov(ab_rec)}
+    if a_rec is not None and a_rec.authors_sorted:
+        provenance["author_order"] = "alphabetical"
     picked: dict[str, object] = {}
     for fld in ("primary_area", "bibtex", "tldr", "summary_zh", "award"):
         v, r = _pick(recs, fld)

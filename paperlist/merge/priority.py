@@ -20,7 +20,7 @@ FIELD_PRIORITY: dict[str, tuple[str, ...]] = {
     "title": ("acl", "papercopilot", *_OR, "mlanthology", *_PROGRAMS, "aitopconf"),
     "venue": ("acl", "papercopilot", *_OR, "mlanthology", *_PROGRAMS, "aitopconf"),
     "track": ("acl", "papercopilot", *_OR, "mlanthology", *_PROGRAMS, "aitopconf"),
-    "status": (*_OR, "papercopilot", "acl", "mlanthology", *_PROGRAMS, "aitopconf"),
+    "status": (*_OR, "scores", "papercopilot", "acl", "mlanthology", *_PROGRAMS, "aitopconf"),
     "authors": ("acl", "mlanthology", *_OR, "papercopilot", *_PROGRAMS),
     "abstract": ("acl", *_OR, "papercopilot", "mlanthology", *_PROGRAMS),
     "primary_area": (*_OR, "papercopilot", "aitopconf", "acl", "mlanthology", *_PROGRAMS),
@@ -33,7 +33,7 @@ FIELD_PRIORITY: dict[str, tuple[str, ...]] = {
     "biblio": ("acl", "mlanthology", "papercopilot", *_OR, *_PROGRAMS, "aitopconf"),
     "institutions": (*_OR, "orgroups", "papercopilot", *_PROGRAMS),
     # Reviews: a source with each review's scores beats one with only their mean (see _pick_review).
-    "review": ("papercopilot", *_OR),
+    "review": ("papercopilot", "scores", *_OR),
     "countries": ("papercopilot", *_OR),
 }
 

@@ -4,9 +4,11 @@ spellings of the name."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from .. import venues as venue_registry
+from ..text import fold
 from .errors import N_, BadRequest, Moved, NotFound
 from .home import Home
 from .namesakes import groups as namesake_groups
@@ -69,7 +71,7 @@ def author(home: Home, key: str, venue: str | None = None, page: int = 1,
         for g in found]
     return {
         "key": key, "name": info["name"], "href": author_path(key),
-        "spellings": [n for n, _ in names.most_common() if n != info["name"]][:5],
+        "spellings": _spellings(info["name"], names),
         "total": len(cards), "first_year": min(years) if years else None,
         "last_year": max(years) if years else None, "venue": venue, "matching": len(chosen),
         "group": group, "several_people": bool(found), "groups": shown_groups,
@@ -90,3 +92,20 @@ def author_ids(home: Home, key: str, venue: str | None, limit: int,
     """Every paper id of an author (at one venue, in one group), newest first, up to ``limit``
     (an export)."""
     return [p["id"] for p in author(home, key, venue, group=group)["papers"][:limit]]
+
+
+def _spellings(name: str, names: Counter[str]) -> list[str]:
+    """The other ways sources write the name, most written first: not those that differ from it, or
+    from each other, by case, accents or punctuation alone ("wei Wang", "Wei Wang." for Wei Wang)."""
+    seen = {_letters(name)}
+    out: list[str] = []
+    for n, _ in names.most_common():
+        k = _letters(n)
+        if k not in seen:
+            seen.add(k)
+            out.append(n)
+    return out[:5]
+
+
+def _letters(name: str) -> str:
+    return re.sub(r"[\W_]+", "", fold(name).casefold())

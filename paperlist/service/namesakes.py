@@ -12,12 +12,13 @@ half, the page says the name likely covers several people and offers the groups 
 from __future__ import annotations
 
 import itertools
-import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import TypedDict
 
 import networkx as nx
+
+from ..stats.names import institution_key
 
 GROUPED_FROM = 40        # authors with fewer papers are never split
 MIN_GROUP = 3            # smaller clusters are not offered as a group
@@ -36,7 +37,34 @@ class Group(TypedDict):
 
 
 def _norm(affiliation: str) -> str:
-    return re.sub(r"\W+", " ", affiliation.lower()).strip()
+    """An affiliation's folded key: "UC Santa Cruz" = "University of California, Santa Cruz",
+    departments under their university (stats.names)."""
+    return institution_key(affiliation)[0]
+
+
+def _one_person(big: list[list[str]], feats: dict[str, set[str]]) -> list[list[str]]:
+    """Communities that are evidently one person joined: the same institution and a co-author in
+    common, or three co-authors in common (issue 44: Yang Liu of UC Santa Cruz was three groups, by
+    the two spellings of his university and by a company his UCSC co-authors share). An institution
+    alone is not enough: Tsinghua has several Yang Lius."""
+    parent = list(range(len(big)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    union = [set().union(*(feats[p] for p in ids)) for ids in big]
+    for i, j in itertools.combinations(range(len(big)), 2):
+        common = union[i] & union[j]
+        coauthors = sum(c.startswith("c:") for c in common)
+        if (coauthors and any(c.startswith("a:") for c in common)) or coauthors >= 3:
+            parent[find(j)] = find(i)
+    merged: dict[int, list[str]] = {}
+    for i, ids in enumerate(big):
+        merged.setdefault(find(i), []).extend(ids)
+    return sorted((sorted(ids) for ids in merged.values()), key=lambda ids: (-len(ids), ids[0]))
 
 
 def groups(authorships: Sequence[tuple[str, int, str | None, list[str]]]) -> list[Group]:
@@ -54,7 +82,7 @@ def groups(authorships: Sequence[tuple[str, int, str | None, list[str]]]) -> lis
     communities = nx.community.louvain_communities(graph, seed=0)
     clusters = sorted(([n[2:] for n in c if n.startswith("p:")] for c in communities),
                       key=lambda ids: (-len(ids), min(ids) if ids else ""))
-    big = [sorted(ids) for ids in clusters if len(ids) >= MIN_GROUP]
+    big = _one_person([sorted(ids) for ids in clusters if len(ids) >= MIN_GROUP], feats)
     if len(big) < 2:
         return []
     union = [set().union(*(feats[p] for p in ids)) for ids in big[:COMPARED]]
@@ -70,7 +98,7 @@ def groups(authorships: Sequence[tuple[str, int, str | None, list[str]]]) -> lis
         ranked = [c[2:] for c, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))]
         key = next((c for c in ranked if c not in used), None) or f"group-{len(out) + 1}"
         used.add(key)
-        where = Counter(affs[p] for p in ids if affs[p])
+        where = Counter(institution_key(a)[1] for p in ids if (a := affs[p]) and _norm(a))
         ys = [year[p] for p in ids]
         out.append({"key": key, "ids": ids, "coauthors": ranked[:3],
                     "affiliation": where.most_common(1)[0][0] if where else None,

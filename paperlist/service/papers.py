@@ -5,7 +5,7 @@ papers; an author's papers, venues and co-authors; papers similar to one; a pape
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from .. import venues as venue_registry
 from .. import versions
@@ -48,6 +48,7 @@ LINK_LABELS = {
     "proceedings": N_("Proceedings"), "arxiv": N_("arXiv"), "doi": N_("DOI"), "code": N_("Code"),
     "project": N_("Project page"), "supplementary": N_("Supplementary"), "video": N_("Video"),
     "slides": N_("Slides"), "poster": N_("Poster"), "reviews": N_("Reviews"),
+    "openreview-search": N_("Find on OpenReview"),
 }
 ABSTRACT_HEAD = 420          # characters of the abstract a list shows (store cards cut it in SQL)
 
@@ -93,6 +94,14 @@ def _links(p: Paper) -> list[Link]:
             continue
         seen.add(url)
         out.append({"kind": kind, "label": LINK_LABELS.get(kind, kind), "url": url})
+    group = venue_registry.OPENREVIEW_GROUPS.get(p.venue)
+    linked = any(k in ("openreview", "pdf", "site") for k, _ in p.links)
+    if group and "openreview" not in p.ids and not linked:
+        # a submission we know by title alone (ICLR 2025's rejected ones): OpenReview's search finds it
+        out.append({"kind": "openreview-search", "label": LINK_LABELS["openreview-search"],
+                    "url": "https://openreview.net/search?" + urlencode(
+                        {"term": p.title_plain or p.title, "group": group.format(y=p.year),
+                         "content": "all", "source": "forum"})})
     return out
 
 
@@ -117,6 +126,8 @@ def paper_fields(p: Paper) -> PaperFields:
         "venue": {"key": p.venue, "short": v.short, "name": v.name, "href": venue_path(p.venue),
                   "year_href": venue_path(p.venue, p.year)},
         "year": p.year, "status": p.status, "accepted": p.accepted,
+        "status_inferred": p.provenance.get("status", "").startswith("inferred:"),
+        "author_order": "known" if p.author_order_known else "unknown",
         "track": p.track if p.track and p.track != "main" else None, "award": p.award,
         "abstract": p.abstract, "tldr": p.tldr, "summary_zh": p.summary_zh,
         "keywords": p.keywords, "primary_area": p.primary_area, "citations": p.citations,

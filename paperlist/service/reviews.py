@@ -57,7 +57,7 @@ def review_scores(p: Paper) -> ReviewScores | None:
         return None
     return {"ratings": rv.ratings, "confidences": rv.confidences, "dims": rv.dims, "mean": rv.mean,
             "confidence_mean": rv.confidence_mean, "count": rv.count, "from_mean": rv.from_mean,
-            "source": p.provenance.get("review", "")}
+            "as_of": rv.as_of, "source": p.provenance.get("review", "")}
 
 
 def review_place(home: Home, p: Paper) -> ReviewPlace | None:

@@ -16,15 +16,14 @@ from ..update.openreview import base_url as openreview_url
 from ..update.openreview import default_groups
 from ..update.polite import Policy
 from ..update.run import Plan, Say, UpdateReport, update_store
+from ..venues import OPENREVIEW_GROUPS
 from .derived import DerivedReport, StepProgress, refresh, stale
 from .errors import BadRequest
 from .home import Home
 
 SOURCES = ("openreview", "openalex")
 # Our venue keys -> their OpenReview group, for `--venue neurips2026`
-OPENREVIEW_VENUES = {"neurips": "NeurIPS.cc/{y}/Conference", "iclr": "ICLR.cc/{y}/Conference",
-                     "icml": "ICML.cc/{y}/Conference", "colm": "colmweb.org/COLM/{y}/Conference",
-                     "corl": "robot-learning.org/CoRL/{y}/Conference"}
+OPENREVIEW_VENUES = OPENREVIEW_GROUPS
 _VENUE_YEAR = re.compile(r"^([a-z]+)[-_ ]?((?:19|20)\d{2})$")
 _GROUP = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9._-]+){1,5}$")
 

@@ -15,6 +15,7 @@ from .openreview_api import OpenReviewApiReader
 from .orgroups import OrGroupsReader
 from .papercept import PaperceptReader
 from .papercopilot import PapercopilotReader
+from .scores import ScoresReader
 from .webconf import WebconfReader
 
 # Sniffers are narrow (a file name pattern, a header or the XML root), so order only breaks ties;
@@ -22,7 +23,7 @@ from .webconf import WebconfReader
 READERS: dict[str, Reader] = {r.name: r for r in (
     MlanthologyReader(), AclReader(), OpenReviewReader(), OpenReviewApiReader(), AiTopConfReader(),
     OrGroupsReader(), WebconfReader(), ExplorerReader(), PaperceptReader(), HighlightsReader(),
-    NavigatorReader(), PapercopilotReader())}
+    NavigatorReader(), ScoresReader(), PapercopilotReader())}
 
 # What each source is called where pages and reports name it (proper names: not translated).
 SOURCE_TITLES: dict[str, str] = {
@@ -32,6 +33,7 @@ SOURCE_TITLES: dict[str, str] = {
     "explorer": "IROS paper index", "papercept": "PaperPlaza program",
     "openreview-api": "OpenReview API v2", "highlights": "NeurIPS orals and spotlights (neurips.cc)",
     "navigator": "Conference programmes (IJCAI, EACL)",
+    "scores": "Review-score trackers (every ICLR 2024 and 2026 submission)",
 }
 
 

@@ -25,6 +25,7 @@ _STATUS_RULES: tuple[tuple[str, str | None], ...] = (
     (r"reject", "rejected"),
     (r"^submitted to\b", "rejected"),     # OpenReview: still "submitted" after decisions = not accepted
     (r"top[\s-]*5\s*%|notable[\s-]*top[\s-]*5", "oral"),
+    (r"conditional\s*oral", "oral"),          # ICLR 2026's "ConditionalOral" (one word)
     (r"top[\s-]*25\s*%|notable[\s-]*top[\s-]*25", "spotlight"),
     (r"\boral\b|\btalk\b|contributed talk", "oral"),
     (r"spotlight", "spotlight"),
@@ -93,7 +94,15 @@ def url(value: object, base: str | None = None) -> str | None:
     parts = urlsplit(s)
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         return None
-    return s
+    return _one_slash(s)
+
+
+_HOST_SLASHES = re.compile(r"^(https?://[^/?#]+)//+")
+
+
+def _one_slash(url: str) -> str:
+    """"https://proceedings.neurips.cc//paper_files/…" -> one slash after the host (a scraper's join)."""
+    return _HOST_SLASHES.sub(r"\1/", url)
 
 
 _ARXIV_NEW = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])")
@@ -168,6 +177,7 @@ _SAME_HOSTS = (("papers.nips.cc/paper_files/", "proceedings.neurips.cc/paper_fil
 def current_url(url: str) -> str:
     """The address a link redirects to where we know it moved (papers.nips.cc/paper_files/… ->
     proceedings.neurips.cc/paper_files/…), https where the host serves it, else the link itself."""
+    url = _one_slash(url)
     for old, new in _SAME_HOSTS:
         for scheme in ("https://", "http://"):
             if url.startswith(scheme + old):

@@ -49,7 +49,8 @@ TSV_COLUMNS: dict[int, tuple[str, ...]] = {
 
 class OpenReviewReader:
     name = "openreview"
-    version = 4                   # 2: ICLR 2026 mean ratings; 3: the orals' too; 4: summaries cleaned
+    version = 5                   # 2: ICLR 2026 mean ratings; 3: the orals' too; 4: summaries cleaned;
+    # 5: the decisions CSV's author lists are alphabetical
 
     def sniff(self, src: SourceFile) -> bool:
         return self._layout(src) is not None
@@ -154,8 +155,10 @@ class OpenReviewReader:
             if aff := clean(r.get("affiliations")):
                 # the distinct affiliations of all authors, not one per author: kept as written
                 extra["affiliations"] = aff
-            return self._record(fkey, venue, year, r["title"], split_author_string(r["authors"]),
-                                raw_status=r["decision"], extra=extra)
+            rec = self._record(fkey, venue, year, r["title"], split_author_string(r["authors"]),
+                               raw_status=r["decision"], extra=extra)
+            rec.authors_sorted = True       # this export sorts each paper's authors by name
+            return rec
 
         return _collect(table, build)
 

@@ -195,16 +195,7 @@ def review_of(scores: Iterable[dict[str, Any]]) -> Review | None:
                 confidences.append(got[0])
             elif k not in _NOT_DIMS and isinstance(k, str) and len(k) <= 40:
                 dims.setdefault(k, []).append(got[0])
-    if not (ratings or confidences or dims):
-        return None
-    return Review(
-        ratings=ratings,
-        confidences=confidences,
-        dims=dict(sorted(dims.items())),
-        mean=rv.mean(ratings),
-        confidence_mean=rv.mean(confidences),
-        count=len(ratings) or None,
-    )
+    return rv.review_of_lists(ratings, confidences, dims)
 
 
 def replies_review(replies: Iterable[object]) -> Review | None:

@@ -78,6 +78,17 @@ def from_lists(r: dict[str, Any]) -> Review | None:
     return from_means(r.get("rating_avg"), r.get("confidence_avg"), None)
 
 
+def review_of_lists(ratings: list[float], confidences: list[float], dims: dict[str, list[float]],
+                    as_of: str | None = None) -> Review | None:
+    """Each review's scores as lists (ratings, confidences, other dimensions) -> one Review; None when
+    there is no score at all. ``as_of``: the date of a snapshot taken before decisions."""
+    if not (ratings or confidences or dims):
+        return None
+    return Review(ratings=ratings, confidences=confidences, dims=dict(sorted(dims.items())),
+                  mean=mean(ratings), confidence_mean=mean(confidences), count=len(ratings) or None,
+                  as_of=as_of)
+
+
 def from_means(rating: object, confidence: object, count: object) -> Review | None:
     """A source's means alone (no list to compute them from); None when it has no rating."""
     m = source_mean(rating)

@@ -55,6 +55,11 @@ def pearson(pairs: list[tuple[float, float]]) -> float | None:
     return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else None
 
 
+def decided_accepted(p: StatsPaper) -> bool:
+    """A source says the paper was accepted (an unknown status is not taken for one)."""
+    return p["status"] in ACCEPTED_STATUSES
+
+
 def status_key(p: StatsPaper) -> str:
     return p["status"] or UNKNOWN
 
@@ -65,16 +70,19 @@ def decisions(papers: list[StatsPaper]) -> dict[str, Any]:
     for p in papers:
         by_status[status_key(p)] += 1
     n = len(papers)
-    accepted = sum(1 for p in papers if p["accepted"])
+    # accepted means a source says so: a paper of unknown status (or still under review) is neither
+    # accepted nor rejected, and the acceptance rate is over the papers whose decision is known
+    accepted = sum(by_status[s] for s in ACCEPTED_STATUSES)
     rejected = sum(by_status[s] for s in REJECTED_STATUSES)
+    decided = accepted + rejected
     if not rejected:
         listing = "accepted-only"
-    elif rejected / n >= COMPLETE_REJECTED_SHARE:
+    elif rejected / decided >= COMPLETE_REJECTED_SHARE:
         listing = "all-submissions"
     else:
         listing = "public-rejections"
     return {"papers": n, "accepted": accepted, "rejected": rejected, "by_status": by_status,
-            "listing": listing, "acceptance_rate": _r(accepted / n, 4) if rejected else None}
+            "listing": listing, "acceptance_rate": _r(accepted / decided, 4) if rejected else None}
 
 
 def _bins(lo: float, hi: float) -> list[float]:
@@ -101,7 +109,7 @@ def ratings(papers: list[StatsPaper], lists_rejected: bool) -> RatingFigures | N
     for p, m in rated:
         i = min(int((m - edges[0]) / BIN + 1e-9), len(edges) - 1)
         in_bin[i][status_key(p)] += 1
-        accepted_in_bin[i] += int(p["accepted"])
+        accepted_in_bin[i] += int(decided_accepted(p))
     hist: list[RatingBin] = [{"from": e, "to": round(e + BIN, 6), "papers": sum(c.values()), "accepted": a,
              "by_status": {s: c[s] for s in order if c[s]},
              "acceptance_rate": _r(a / sum(c.values()), 4) if lists_rejected and c else None}
@@ -114,12 +122,14 @@ def ratings(papers: list[StatsPaper], lists_rejected: bool) -> RatingFigures | N
         reviews += len(rv.ratings) if rv.ratings else (rv.count or 0)   # a source's mean: its count
         if rv.confidences and len(rv.confidences) == len(rv.ratings):
             pairs.extend(zip(rv.ratings, rv.confidences, strict=True))
-    accepted = [m for p, m in rated if p["accepted"]]
+    accepted = [m for p, m in rated if decided_accepted(p)]
     conf = [c for p, _ in rated if (rv := p["review"]) is not None and (c := rv.confidence_mean) is not None]
     scores = [x for p, _ in rated if (rv := p["review"]) is not None for x in rv.ratings]
     return {
         "papers": len(rated), "without": len(papers) - len(rated),
         "from_source_mean": sum(1 for p, _ in rated if (rv := p["review"]) is not None and rv.from_mean),
+        "as_of": dict(sorted(Counter(rv.as_of for p, _ in rated
+                                     if (rv := p["review"]) is not None and rv.as_of).items())),
         "reviews": reviews, "reviews_per_paper": _r(reviews / len(rated), 2) if reviews else None,
         "mean": _r(_mean(means)), "median": _r(_median(means)),
         "accepted_mean": _r(_mean(accepted)), "accepted_median": _r(_median(accepted)),
@@ -190,7 +200,7 @@ def who(papers: list[StatsPaper], authorships: Iterable[Authorship],
         inst: InstitutionNames) -> dict[str, Any]:
     """Top institutions, countries and authors by accepted papers (each paper counts once per
     institution, country or author, however many of its authors share it)."""
-    accepted = {p["id"]: p["accepted"] for p in papers}
+    accepted = {p["id"]: decided_accepted(p) for p in papers}
     per_paper_inst: dict[str, set[str]] = {p["id"]: {k for i in p["institutions"] if (k := inst.key(i))}
                                            for p in papers}
     author_counts: dict[str, list[int]] = {}
@@ -222,7 +232,7 @@ def who(papers: list[StatsPaper], authorships: Iterable[Authorship],
         with_country += bool(cs)
         for c in cs:
             cc = country_counts.setdefault(c, [0, 0])
-            cc[0] += int(p["accepted"])
+            cc[0] += int(decided_accepted(p))
             cc[1] += 1
     authors: list[RankedAuthor] = [
         {"key": a["name"], "name": max(author_names[a["name"]].items(), key=lambda kv: (kv[1], kv[0]))[0],

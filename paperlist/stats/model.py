@@ -19,6 +19,7 @@ class RatingFigures(TypedDict):
     papers: int                       # papers with a mean rating
     without: int                      # papers of the venue-year without one
     from_source_mean: int             # of papers: the mean is the source's (no list of reviews)
+    as_of: dict[str, int]             # of papers: those whose scores are a snapshot before decisions, by date
     reviews: int                      # ratings counted (the reviews behind the means)
     reviews_per_paper: float | None
     mean: float | None

@@ -43,6 +43,27 @@ _CAMPUS_PARENTS = re.compile(r"^(university of california|university of illinois
                              r"state university of new york|city university of new york|indiana university|"
                              r"purdue university|rutgers)")
 
+# The University of California's campuses: "UC X", "UCX" and the acronyms are "University of
+# California, X" (issue 44: one person was "UC Santa Cruz" on some papers and the long form on others).
+_UC_CAMPUSES = {"berkeley": "Berkeley", "davis": "Davis", "irvine": "Irvine", "los angeles": "Los Angeles",
+                "merced": "Merced", "riverside": "Riverside", "san diego": "San Diego",
+                "san francisco": "San Francisco", "santa barbara": "Santa Barbara",
+                "santa cruz": "Santa Cruz"}
+_UC_ACRONYMS = {"ucb": "berkeley", "ucd": "davis", "uci": "irvine", "ucla": "los angeles", "ucm": "merced",
+                "ucr": "riverside", "ucsd": "san diego", "ucsf": "san francisco", "ucsb": "santa barbara",
+                "ucsc": "santa cruz"}
+_UC = re.compile(r"^(?:uc|u c|univ of california|university of california)\s+(?:at\s+)?(" +
+                 "|".join(_UC_CAMPUSES) + r")(?:\s+(" + "|".join(_UC_ACRONYMS) + r"))?$")
+
+
+def _uc(key: str) -> str | None:
+    """The display name of a UC campus written any of its ways, or None."""
+    campus = _UC_ACRONYMS.get(key)
+    if campus is None and (m := _UC.match(key)):
+        campus = m.group(1)
+    return f"University of California, {_UC_CAMPUSES[campus]}" if campus else None
+
+
 _NOT_A_COUNTRY = {"unknown", "n a", "na", "none", ""}
 _KNOWN_COUNTRIES = {
     "united states", "china", "united kingdom", "germany", "singapore", "south korea", "canada", "australia",
@@ -94,6 +115,8 @@ def institution_key(name: str) -> tuple[str, str, bool]:
         return "", "", False
     if key in _ALIASES:
         return _key(_ALIASES[key]), _ALIASES[key], True
+    if uc := _uc(key) or _uc(_key(parts[-1])):
+        return _key(uc), uc, True
     for prefix, company in _COMPANIES:
         if key == prefix or key.startswith(prefix + " "):
             return _key(company), company, True

@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 # from-version -> SQL that upgrades a store to from-version + 1. Add a step whenever schema.sql
 # changes, and bump SCHEMA_VERSION; schema.sql always describes the newest version.
@@ -53,6 +53,8 @@ MIGRATIONS: dict[int, str] = {
             ON paper_topics(topic, published, year DESC, rank, score DESC);
           CREATE TABLE IF NOT EXISTS topic_stats (
             slug TEXT PRIMARY KEY, data TEXT NOT NULL) WITHOUT ROWID;""",
+    # Scores taken before decisions carry their snapshot's date ("scores as of 2025-11-22").
+    8: """ALTER TABLE paper_reviews ADD COLUMN as_of TEXT;""",
 }
 
 

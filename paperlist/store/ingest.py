@@ -233,10 +233,10 @@ class IngestMixin(StoreBase):
                        [(k, v, p.id) for p, _ in papers for k, v in p.ids.items()])
         db.executemany(
             "INSERT OR REPLACE INTO paper_reviews (paper_id, venue, year, n, rating, confidence, ratings,"
-            " confidences, dims, from_mean, source) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            " confidences, dims, from_mean, source, as_of) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             [(p.id, p.venue, p.year, r.count, r.mean, r.confidence_mean, _dumps(r.ratings).decode(),
               _dumps(r.confidences).decode(), _dumps(r.dims).decode(), int(r.from_mean),
-              p.provenance.get("review", "")) for p, _ in papers if (r := p.review) is not None])
+              p.provenance.get("review", ""), r.as_of) for p, _ in papers if (r := p.review) is not None])
 
     def _retire(self, db: sqlite3.Connection, stale: list[str], old_owner: dict[tuple[str, str], str],
                 new_owner: dict[tuple[str, str], str]) -> None:

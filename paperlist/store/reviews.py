@@ -16,7 +16,7 @@ from .rows import ReviewRank, StatsPaper
 def review_from_row(r: sqlite3.Row) -> Review:
     return Review(ratings=orjson.loads(r["ratings"]), confidences=orjson.loads(r["confidences"]),
                   dims=orjson.loads(r["dims"]), mean=r["rating"], confidence_mean=r["confidence"],
-                  count=r["n"], from_mean=bool(r["from_mean"]))
+                  count=r["n"], from_mean=bool(r["from_mean"]), as_of=r["as_of"])
 
 
 class ReviewsMixin(StoreBase):
@@ -45,7 +45,8 @@ class ReviewsMixin(StoreBase):
         """Every paper with what the venue-year statistics count, ordered by venue, year, id."""
         for r in self.db.execute(
                 "SELECT p.id, p.venue, p.year, p.status, p.accepted, p.institutions, p.countries,"
-                " r.n, r.rating, r.confidence, r.ratings, r.confidences, r.dims, r.from_mean, r.source"
+                " r.n, r.rating, r.confidence, r.ratings, r.confidences, r.dims, r.from_mean, r.source,"
+                " r.as_of"
                 " FROM papers p LEFT JOIN paper_reviews r ON r.paper_id = p.id"
                 " ORDER BY p.venue, p.year, p.id"):
             yield {"id": r[0], "venue": r[1], "year": r[2], "status": r[3], "accepted": bool(r[4]),
@@ -53,7 +54,7 @@ class ReviewsMixin(StoreBase):
                    "countries": orjson.loads(r[6]) if r[6] else [],
                    "review": None if r[10] is None else Review(
                        ratings=orjson.loads(r[10]), confidences=orjson.loads(r[11]), dims=orjson.loads(r[12]),
-                       mean=r[8], confidence_mean=r[9], count=r[7], from_mean=bool(r[13])),
+                       mean=r[8], confidence_mean=r[9], count=r[7], from_mean=bool(r[13]), as_of=r[15]),
                    "review_source": r[14]}
 
     def iter_stats_authors(self) -> Iterator[tuple[str, str, int, str, str, str | None]]:

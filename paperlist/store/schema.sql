@@ -198,7 +198,8 @@ CREATE TABLE IF NOT EXISTS paper_reviews (
     from_mean   INTEGER NOT NULL,             -- 1: the source gave only the mean
     source      TEXT NOT NULL,                -- the file key it came from
     rank        INTEGER,
-    rated       INTEGER
+    rated       INTEGER,
+    as_of       TEXT                          -- the snapshot's date (scores before decisions); NULL: final
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS paper_reviews_venue_year ON paper_reviews(venue, year, rating);
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from .common import ExternalId, Link, PaperAuthor, PaperSummary
 from .reviews import ReviewPlace, ReviewScores
@@ -34,6 +34,8 @@ class PaperFields(TypedDict):
     year: int
     status: str | None
     accepted: bool
+    status_inferred: bool       # "rejected" inferred: listed by a census of submissions, accepted by none
+    author_order: Literal["known", "unknown"]   # "unknown": the only list is a source's alphabetical one
     track: str | None
     award: str | None
     abstract: str | None

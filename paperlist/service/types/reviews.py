@@ -34,6 +34,7 @@ class ReviewScores(TypedDict):
     confidence_mean: float | None
     count: int | None
     from_mean: bool                  # only the source's mean is known, not each review's score
+    as_of: str | None                # a snapshot's date (scores before decisions); None: final
     source: str                      # the file the scores come from
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from .common import ExternalId, Link, Model, PaperAuthor, PaperSummary, VenueRef
@@ -37,6 +39,13 @@ class Paper(Model):
     year: int
     status: str | None
     accepted: bool
+    status_inferred: bool = Field(default=False, description=(
+        "The status is inferred, not a source's: the paper is among every public submission a source lists "
+        "(ICLR 2024, 2026) and no source lists it as accepted, so it reads `rejected`."))
+    author_order: Literal["known", "unknown"] = Field(default="known", description=(
+        "`unknown` when the only author list is a source's alphabetical one (ICLR 2025's rejected and "
+        "withdrawn submissions): `authors` is then not the paper's order, and no key or 'first author' "
+        "is derived from it."))
     track: str | None = Field(description="The track when it is not the main one.")
     award: str | None
     abstract: str | None = Field(description="The abstract as the source gives it (LaTeX, markdown).")
@@ -55,7 +64,10 @@ class Paper(Model):
     review: ReviewScores | None = Field(description="Review scores, where a source gives them.")
     links: list[Link]
     ids: list[ExternalId]
-    bibtex: str = Field(description="The source's BibTeX when it parses, else one generated from the fields.")
+    bibtex: str = Field(description=(
+        "The source's BibTeX when it can be pasted as it is (one entry that parses, no empty field, "
+        "balanced braces, no LaTeX escaped as text) and the author order is known; else one generated "
+        "from the fields."))
     bibtex_from_source: bool
     bib_href: str = Field(description="The BibTeX entry as a file.")
     sources: list[str] = Field(description="The source kinds that list the paper (papercopilot, acl …).")

@@ -24,6 +24,10 @@ class RatingBin(Model):
 class RatingFigures(Model):
     papers: int = Field(description="Papers with a mean rating.")
     without: int = Field(description="Papers of the conference-year without one.")
+    as_of: dict[str, int] = Field(
+        default_factory=dict,
+        description="Of `papers`: those whose scores are a snapshot taken before decisions (reviews could "
+                    "still change), by the snapshot's date (\"2025-11-22\": 14,115); the others are final.")
     from_source_mean: int = Field(description="Of `papers`: those whose mean is the source's (no list of "
                                               "the reviews' scores).")
     reviews: int = Field(description="Ratings counted: the reviews behind the means.")
@@ -107,6 +111,9 @@ class ReviewScores(Model):
     confidence_mean: float | None
     count: int | None = Field(description="Number of ratings.")
     from_mean: bool = Field(description="Only the source's mean is known, not each review's score.")
+    as_of: str | None = Field(default=None, description=(
+        "The date of a snapshot taken before decisions, when the scores are one (reviews could still "
+        "change); null for final scores."))
     source: str = Field(description="The source file the scores come from.")
 
 
