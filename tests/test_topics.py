@@ -3,6 +3,7 @@ the assignment is stored, counted and carried into the search index."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -412,10 +413,11 @@ def test_label_shift_leaves_the_labelling_venue_years_alone() -> None:
     assert np.allclose(out[0], [0.5, 0.5]) and np.allclose(out[1], [0.25, 0.75])
 
 
-def test_text_probe_cache_is_reused_only_for_the_same_examples(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_text_probe_cache_is_kept_until_the_examples_change_enough(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A fitted probe is kept in the home: the same examples load it (same probabilities, no fit),
-    changed examples refit and replace it, and an unreadable file is just refitted over."""
+    and so do examples that changed by at most REFIT_SHARE (a small update keeps every other
+    paper's topics as they were); more change, an old probe or an unreadable file refit it."""
     import numpy as np
 
     from paperlist.topics import textprobe
@@ -435,10 +437,19 @@ def test_text_probe_cache_is_reused_only_for_the_same_examples(tmp_path: Path,
     again = textprobe.fit_text_probe(examples, len(a.tax.topics), cache=cache)
     assert again is not None and fits == [] and cache.stat().st_mtime_ns == stamp
     assert np.allclose(again.proba(docs[-3:]), first.proba(docs[-3:]))
-    fewer = examples[2:]                                            # the training set changed
-    changed = textprobe.fit_text_probe(fewer, len(a.tax.topics), cache=cache)
-    assert changed is not None and changed.examples == 218 and fits == [1]
+    labelled = sum(1 for _, t in examples if t is not None)
+    fewer = examples[2:]                                            # 2 of 220: kept
+    kept = textprobe.fit_text_probe(fewer, len(a.tax.topics), cache=cache)
+    assert kept is not None and kept.examples == labelled and fits == []
+    assert np.allclose(kept.proba(docs[-3:]), first.proba(docs[-3:]))
+    much_fewer = examples[int(labelled * textprobe.REFIT_SHARE) + 5:]      # beyond the share: refit
+    changed = textprobe.fit_text_probe(much_fewer, len(a.tax.topics), min_examples=50, cache=cache)
+    assert changed is not None and changed.examples < labelled and fits == [1]
+    later = time.time() + (textprobe.REFIT_DAYS + 1) * 86400                # a month on: refit
+    monkeypatch.setattr(textprobe.time, "time", lambda: later)
+    assert textprobe.fit_text_probe(much_fewer, len(a.tax.topics), min_examples=50,
+                                    cache=cache) is not None and fits == [1, 1]
     cache.write_bytes(b"not a pickle")
-    assert textprobe.fit_text_probe(fewer, len(a.tax.topics), cache=cache) is not None and fits == [1, 1]
-    assert textprobe.fit_text_probe(fewer, len(a.tax.topics), cache=cache) is not None and fits == [1, 1]
+    assert textprobe.fit_text_probe(fewer, len(a.tax.topics), cache=cache) is not None and fits == [1, 1, 1]
+    assert textprobe.fit_text_probe(fewer, len(a.tax.topics), cache=cache) is not None and fits == [1, 1, 1]
     assert not list(tmp_path.glob("*.tmp"))

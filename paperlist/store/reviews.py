@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 import orjson
 
 from ..models import Review
-from .base import StoreBase
+from .base import StoreBase, sync_rows
 from .rows import ReviewRank, StatsPaper
 
 
@@ -69,15 +69,21 @@ class ReviewsMixin(StoreBase):
     def replace_stats(self, rows: Iterable[tuple[str, int, str]], ranks: Iterable[tuple[int, int, str]],
                       fingerprint: str) -> int:
         """Every venue-year's statistics (venue, year, JSON) and every rated paper's (rank, rated,
-        id), in one transaction with the fingerprint of the papers they were computed from."""
+        id), in one transaction with the fingerprint of the papers they were computed from. Only
+        what changed is written (rows kept in place: see ``replace_topics``)."""
         with self.transaction() as db:
-            db.execute("DELETE FROM venue_year_stats")
-            db.execute("UPDATE paper_reviews SET rank = NULL, rated = NULL")
-            n = 0
-            for venue, year, data in rows:
-                db.execute("INSERT INTO venue_year_stats VALUES (?,?,?)", (venue, year, data))
-                n += 1
-            db.executemany("UPDATE paper_reviews SET rank = ?, rated = ? WHERE paper_id = ?", ranks)
+            n = sync_rows(db, "venue_year_stats", ("venue", "year"), "data",
+                          ((venue, year, data) for venue, year, data in rows))
+            db.execute("DROP TABLE IF EXISTS temp.new_ranks")
+            db.execute("CREATE TEMP TABLE new_ranks (paper_id TEXT PRIMARY KEY, rank INTEGER, rated INTEGER)")
+            db.executemany("INSERT INTO temp.new_ranks (rank, rated, paper_id) VALUES (?,?,?)", ranks)
+            db.execute("UPDATE paper_reviews SET rank = n.rank, rated = n.rated FROM temp.new_ranks n"
+                       " WHERE n.paper_id = paper_reviews.paper_id"
+                       " AND (paper_reviews.rank IS NOT n.rank OR paper_reviews.rated IS NOT n.rated)")
+            db.execute("UPDATE paper_reviews SET rank = NULL, rated = NULL"
+                       " WHERE (rank IS NOT NULL OR rated IS NOT NULL)"
+                       " AND paper_id NOT IN (SELECT paper_id FROM temp.new_ranks)")
+            db.execute("DROP TABLE temp.new_ranks")
             self.set_meta(db, "stats_fingerprint", fingerprint)
         return n
 

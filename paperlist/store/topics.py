@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from .base import StoreBase
+from .base import StoreBase, sync_rows
 from .browse import _CARD_COLS, _card
 from .rows import Card
 
@@ -74,34 +74,43 @@ class TopicsMixin(StoreBase):
     # --- writes -------------------------------------------------------------------------------
     def replace_topics(self, rows: Iterable[tuple[str, str, int, float, str, int]], fingerprint: str) -> int:
         """Replace every topic assignment with ``rows`` (paper id, topic, rank, score, venue,
-        year) in one transaction: readers see the old set or the new one."""
+        year) in one transaction: readers see the old set or the new one. Only the rows that differ
+        are written: an unchanged row keeps its place in the file, so a snapshot of the store after
+        a small update shares almost every page with the one before (``snapshots``)."""
         n = 0
         with self.transaction() as db:
-            db.execute("DELETE FROM paper_topics")
+            db.execute("DROP TABLE IF EXISTS temp.new_topics")
+            db.execute("CREATE TEMP TABLE new_topics (paper_id TEXT NOT NULL, topic TEXT NOT NULL,"
+                       " rank INTEGER, score REAL, venue TEXT, year INTEGER,"
+                       " published INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (paper_id, topic)) WITHOUT ROWID")
             batch: list[tuple[str, str, int, float, str, int]] = []
             for r in rows:
                 batch.append(r)
                 if len(batch) >= 10_000:
-                    db.executemany("INSERT INTO paper_topics VALUES (?,?,?,?,?,?,1)", batch)
+                    db.executemany("INSERT INTO temp.new_topics VALUES (?,?,?,?,?,?,1)", batch)
                     n += len(batch)
                     batch = []
-            db.executemany("INSERT INTO paper_topics VALUES (?,?,?,?,?,?,1)", batch)
+            db.executemany("INSERT INTO temp.new_topics VALUES (?,?,?,?,?,?,1)", batch)
             n += len(batch)
-            db.execute("UPDATE paper_topics SET published = 0 WHERE paper_id IN"
+            db.execute("UPDATE temp.new_topics SET published = 0 WHERE paper_id IN"
                        " (SELECT id FROM papers WHERE accepted = 0)")
+            db.execute("DELETE FROM paper_topics WHERE NOT EXISTS (SELECT 1 FROM temp.new_topics n"
+                       " WHERE n.paper_id = paper_topics.paper_id AND n.topic = paper_topics.topic"
+                       " AND n.rank IS paper_topics.rank AND n.score IS paper_topics.score"
+                       " AND n.venue IS paper_topics.venue AND n.year IS paper_topics.year"
+                       " AND n.published IS paper_topics.published)")
+            db.execute("INSERT INTO paper_topics SELECT * FROM temp.new_topics n WHERE NOT EXISTS"
+                       " (SELECT 1 FROM paper_topics p WHERE p.paper_id = n.paper_id AND p.topic = n.topic)")
+            db.execute("DROP TABLE temp.new_topics")
             self.set_meta(db, "topics_fingerprint", fingerprint)
         return n
 
     def replace_topic_stats(self, rows: Iterable[tuple[str, Any]], fingerprint: str) -> int:
         """Every topic's page statistics (slug, JSON-able data), in one transaction, current for the
-        topics of ``fingerprint``."""
+        topics of ``fingerprint`` (a row whose data did not change is not written)."""
         with self.transaction() as db:
-            db.execute("DELETE FROM topic_stats")
-            n = 0
-            for slug, data in rows:
-                db.execute("INSERT INTO topic_stats VALUES (?,?)",
-                           (slug, orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)))
-                n += 1
+            n = sync_rows(db, "topic_stats", ("slug",), "data",
+                          ((slug, orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)) for slug, data in rows))
             self.set_meta(db, "topic_stats_fingerprint", fingerprint)
         return n
 

@@ -61,8 +61,8 @@ def assign_all(docs: Iterable[TopicDoc], vectors: Any | None = None, assigner: A
     labelling = labelling_groups([(d.venue, d.year) for d, _, _ in ev], [c for _, c in confirmations])
     mix = corpus_mix(len(a.tax.topics), ev, labelling)
     if text_probe == "fit":
-        text_probe = shift_towards(fit_text_probe(((d, c) for d, c in confirmations if c is not None),
-                                                  len(a.tax.topics), cache=cache), mix, labelling)
+        text_probe = _with_labelling(fit_text_probe(((d, c) for d, c in confirmations if c is not None),
+                                                    len(a.tax.topics), cache=cache, mix=mix), labelling)
     if isinstance(text_probe, TextProbe):
         _add_text_evidence(ev, text_evidence(text_probe, [d for d, _, _ in ev]))
     if vectors is not None and probe is None:
@@ -96,7 +96,7 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
                                  [r[5] for part in parts for r in part])
     mix = corpus_mix(len(a.tax.topics), ev, labelling)
     labelled = ((doc, c) for part in parts for *_, c, doc in part if c is not None)
-    tp = shift_towards(fit_text_probe(labelled, len(a.tax.topics), cache=cache), mix, labelling)
+    tp = _with_labelling(fit_text_probe(labelled, len(a.tax.topics), cache=cache, mix=mix), labelling)
     if tp is not None:
         _add_text_evidence(ev, [row for part in _forked(jobs, _text_range, ranges, (a, store.path, tp))
                                 for row in part])
@@ -106,6 +106,14 @@ def assign_store(store: Store, vectors: Any | None = None, assigner: Assigner | 
                                         len(a.tax.topics)),
                               mix, labelling)
     return _choose_all(a, ev, vectors, probe)
+
+
+def _with_labelling(tp: TextProbe | None, labelling: frozenset[tuple[str, int]]) -> TextProbe | None:
+    """The text probe with today's labelling venue-years (its label-shift factors came with it:
+    ``fit_text_probe``)."""
+    if tp is not None:
+        tp.labelling = labelling
+    return tp
 
 
 # (paper, topic index -> evidence, the topic its source's area names or None)
