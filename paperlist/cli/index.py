@@ -13,28 +13,32 @@ def print_build(rep: fulltext.BuildReport) -> None:
     if rep.skipped:
         click.echo(f"index:   current ({rep.generation}, {rep.papers:,} papers)")
     else:
-        click.echo(f"index:   {rep.papers:,} papers in {rep.seconds:.1f}s -> {rep.generation}")
+        how = f" ({rep.changed:,} documents replaced)" if rep.changed is not None else ""
+        click.echo(f"index:   {rep.papers:,} papers in {rep.seconds:.1f}s -> {rep.generation}{how}")
 
 
 @click.command("index")
 @click.option("--force/--if-stale", default=True, show_default=True,
               help="Rebuild even when the index already matches the store.")
+@click.option("--full", is_flag=True, help="Write every document anew, even when few papers changed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @with_home
 @catch_store_errors
-def index_cmd(force: bool, as_json: bool, quiet: bool) -> None:
+def index_cmd(force: bool, full: bool, as_json: bool, quiet: bool) -> None:
     """Build the full-text search index from the store.
 
     Writes a new generation under HOME/index/ and switches to it atomically: running searches
-    keep answering from the previous generation until they see the new one. `paperlist ingest`
-    runs this automatically when papers changed.
+    keep answering from the previous generation until they see the new one. When few papers
+    changed since the live generation, the new one is a copy of it with only their documents
+    replaced (--full writes every document). `paperlist ingest` runs this automatically when
+    papers changed.
     """
     store, home = open_store(), current_home().path
     with running(make_display(quiet or as_json),
                  lambda: "the previous index generation is still the one searched; run the same command "
                          "again to build it") as display:
-        rep = fulltext.build(store, home, force=force,
+        rep = fulltext.build(store, home, force=force, full=full,
                              progress=lambda n, total: display.update("index", n, total))
     if as_json:
         echo_json(rep.to_dict())

@@ -8,10 +8,10 @@ search).
 from __future__ import annotations
 
 import math
-import os
 import re
 import time
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -20,11 +20,10 @@ import orjson
 import tantivy
 
 from .. import venues as venue_registry
-from .. import versions
 from ..models import ACCEPTED_STATUSES, PENDING_STATUSES, REJECTED_STATUSES
 from ..store import IndexDoc, Store
 from ..text import title_key
-from . import analyzers, bridge, generations, mentions, pioneers
+from . import analyzers, bridge, generations, writer
 from .prior import TIER_PRIOR, prior
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
@@ -110,10 +109,11 @@ class BuildReport:
     papers: int
     seconds: float
     skipped: bool = False          # the index was already current
+    changed: int | None = None     # documents an incremental build replaced (None: a full build)
 
     def to_dict(self) -> dict[str, object]:
         return {"generation": self.generation, "path": str(self.path), "papers": self.papers,
-                "seconds": round(self.seconds, 2), "skipped": self.skipped}
+                "seconds": round(self.seconds, 2), "skipped": self.skipped, "changed": self.changed}
 
 
 def index_root(home: Path) -> Path:
@@ -160,6 +160,11 @@ def clean(home: Path) -> list[str]:
         return generations.clean(root, INFO_FILE)
 
 
+def build_lock(home: Path) -> AbstractContextManager[None]:
+    """Held by a build from start to publish: whoever holds it sees the live generation stay."""
+    return generations.build_lock(index_root(home))
+
+
 def content_fingerprint(store: Store) -> str:
     """What an index is built from: the papers and their topics."""
     return f"{store.papers_fingerprint()}:{store.topics_fingerprint() or '-'}"
@@ -179,9 +184,11 @@ def is_current(store: Store, home: Path, fingerprint: str | None = None) -> bool
 
 
 def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
-          progress: Callable[[int, int], None] | None = None) -> BuildReport:
+          progress: Callable[[int, int], None] | None = None, full: bool = False) -> BuildReport:
     """Build a new generation from the store and switch to it. With ``force=False`` nothing is
-    done when the live generation is already current (same papers, same index version)."""
+    done when the live generation is already current (same papers, same index version). The
+    build copies the live generation and replaces only the changed papers' documents when few
+    changed (``writer``), unless ``full``."""
     t0 = time.perf_counter()
     root = index_root(home)
     with generations.build_lock(root):
@@ -193,110 +200,36 @@ def build(store: Store, home: Path, force: bool = True, heap_mb: int = 1500,
             info = generation_info(root / gen)
             return BuildReport(gen, root / gen, int(str(info.get("papers", 0))),
                                time.perf_counter() - t0, True)
+        previous, deleted = (None, 0) if full else _previous(root)
         gen, path, stamp = generations.new(root)
         try:
-            n = _write(store, path, heap_mb, progress)
+            feats = writer.features(store, path, lambda st: STATUS_ORDER.get(st, len(STATUS_ORDER)))
+            w = writer.write(store, path, schema(), _document, feats, heap_mb, progress, previous, deleted)
             (path / INFO_FILE).write_bytes(orjson.dumps({
-                "version": INDEX_VERSION, "fingerprint": fp, "papers": n, "built_at": stamp,
-                "seconds": round(time.perf_counter() - t0, 2)}))
+                "version": INDEX_VERSION, "fingerprint": fp, "papers": w.papers, "built_at": stamp,
+                "seconds": round(time.perf_counter() - t0, 2), "changed": w.changed, "deleted": w.deleted}))
         except BaseException:
             generations.discard(path)
             raise
         generations.publish(root, gen, INFO_FILE)
-        return BuildReport(gen, path, n, time.perf_counter() - t0)
+        return BuildReport(gen, path, w.papers, time.perf_counter() - t0, changed=w.changed)
 
 
-def _write(store: Store, path: Path, heap_mb: int, progress: Callable[[int, int], None] | None) -> int:
-    """Index every paper into a new tantivy index at ``path``; returns the number of papers.
-
-    Two passes over the store: a light one for the global sort orders, then the papers streamed
-    into the writer (never all in memory). A large writer heap keeps tantivy from flushing many
-    small segments that it would then have to merge: that halves the build time."""
-    keys = list(store.iter_sort_keys())
-    titles = [" ".join(analyzers.word_tokens(t)) for _, _, _, t, _ in keys]
-    browse = _ranks([(STATUS_ORDER.get(st, len(STATUS_ORDER)), titles[i], -y, pid)
-                     for i, (pid, st, y, _, _) in enumerate(keys)])
-    by_title = _ranks([(titles[i], -y, pid) for i, (pid, _, y, _, _) in enumerate(keys)])
-    by_rating = rating_ranks([r for *_, r in keys], browse)
-    position = {pid: i for i, (pid, *_) in enumerate(keys)}
-    del titles
-    first = pioneers.pioneers((pid, y, t) for pid, _, y, t, _ in keys)
-    works = work_links(store)
-    named = mentions.novelty(((pid, year, title, abstract) for pid, _v, year, title, abstract
-                              in store.iter_embed_items()), path / "mentions")
-    bridge.write(store.iter_summaries_zh(), path / bridge.DIR)
-    index = tantivy.Index(schema(), path=str(path), reuse=False)
-    analyzers.register(index)
-    writer = index.writer(heap_mb * 1_000_000, min(2, os.cpu_count() or 1))
-    total = len(keys)
-    n = 0
-    try:
-        for d in store.iter_index_docs():
-            i = position.get(d.id)
-            if i is None:           # a paper added since the first pass: sorts last
-                i = len(browse)
-                browse.append(i)
-                by_title.append(i)
-                by_rating.append(i)
-                total += 1
-            writer.add_document(_document(d, browse[i], by_title[i], by_rating[i], works.get(d.id),
-                                          named.get(d.id, 0.0), first.get(d.id, ())))
-            n += 1
-            if progress and (n % 20000 == 0 or n == total):
-                progress(n, total)
-        writer.commit()
-        writer.wait_merging_threads()
-    except BaseException:
-        # Drop the writer now (not when the traceback dies) so its files can be deleted.
-        writer.rollback()
-        del writer, index
-        raise
-    return n
-
-
-def _ranks(keys: list[tuple[object, ...]]) -> list[int]:
-    """Each position's rank in the sorted order of ``keys``."""
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    ranks = [0] * len(keys)
-    for r, i in enumerate(order):
-        ranks[i] = r
-    return ranks
-
-
-def rating_ranks(ratings: list[float | None], browse: list[int]) -> list[int]:
-    """The ``rating_rank`` of each paper: highest mean rating first, ties in browse order (status,
-    title, newest), then every unrated paper (in browse order). A rank, not the rating itself,
-    orders the ``rating`` sort: ties are stable across builds and unrated papers need no sentinel."""
-    known = [r if r is not None and math.isfinite(r) else None for r in ratings]
-    return _ranks([(r is None, -(r or 0.0), browse[i]) for i, r in enumerate(known)])
-
-
-@dataclass(slots=True)
-class WorkLink:
-    """A paper's place in its work: the published version's id, the other versions (for display),
-    and text the published version lacks that a version has (its abstract)."""
-
-    published: str
-    others: list[dict[str, object]]
-    borrowed_abstract: str = ""
-
-
-def work_links(store: Store) -> dict[str, WorkLink]:
-    """Every paper that has versions: its link (see versions.works)."""
-    out: dict[str, WorkLink] = {}
-    works = versions.works(store.version_candidates())
-    abstracts = store.abstracts([v.id for w in works for v in w[1:]])
-    for w in works:
-        head = w[0]
-        for v in w:
-            out[v.id] = WorkLink(head.id, [{"id": o.id, "venue": o.venue, "year": o.year, "status": o.status,
-                                            "published": o.id == head.id} for o in w if o.id != v.id])
-        out[head.id].borrowed_abstract = next((abstracts[o.id] for o in w[1:] if abstracts.get(o.id)), "")
-    return out
+def _previous(root: Path) -> tuple[Path | None, int]:
+    """The live generation an incremental build may start from (this index version's), and how
+    many of its documents were replaced since its last full build."""
+    live = current_generation(root)
+    if live is None:
+        return None, 0
+    info = generation_info(root / live)
+    if info.get("version") != INDEX_VERSION:
+        return None, 0
+    deleted = info.get("deleted")
+    return root / live, deleted if isinstance(deleted, int) else 0
 
 
 def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
-              work: WorkLink | None = None, novelty: float = 0.0,
+              work: writer.WorkLink | None = None, novelty: float = 0.0,
               pioneered: Iterable[str] = ()) -> tantivy.Document:
     title = d.title_plain or d.title
     doc = tantivy.Document()

@@ -89,7 +89,7 @@ def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int,
         return [Step(query, limit, {"offset": offset, "order_by_field": "title_rank", "order": Order.Asc})]
     if sort == "citations":
         return [Step(query, limit, {"offset": offset, "order_by_field": "citations", "order": Order.Desc})]
-    if sort == "rating":    # highest mean first, ties in browse order, unrated last (fulltext.rating_ranks)
+    if sort == "rating":    # highest mean first, ties in browse order, unrated last (index.writer.features)
         return [Step(query, limit, {"offset": offset, "order_by_field": "rating_rank", "order": Order.Asc})]
     if browse:
         return [Step(query, limit, {"offset": offset, "order_by_field": "browse_rank", "order": Order.Asc})]
