@@ -143,12 +143,18 @@ def shared_data(sub: str = "") -> Path:
 
 
 @contextlib.contextmanager
-def serve_dir(root: Path) -> Iterator[str]:
-    """A real HTTP server on 127.0.0.1 serving ``root``; yields its base URL."""
+def serve_dir(root: Path, delay: float = 0.0) -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 serving ``root`` (each answer ``delay`` seconds late);
+    yields its base URL."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def __init__(self, *a: object, **k: object) -> None:
             super().__init__(*a, directory=str(root), **k)  # type: ignore[misc]
+
+        def do_GET(self) -> None:
+            if delay:
+                time.sleep(delay)
+            super().do_GET()
 
         def log_message(self, *a: object) -> None:
             pass

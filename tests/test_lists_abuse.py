@@ -164,3 +164,20 @@ def test_an_unreachable_postgresql_fails_serve_in_one_line_without_its_password(
     lines = [x for x in (r.stdout + r.stderr).splitlines() if x.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: reading lists store postgresql://u:***@")
     assert "hunter2" not in r.stdout + r.stderr and "refused" in lines[0].lower()
+
+
+def test_two_machines_share_one_write_budget_in_postgresql(web_home: Path, web_store: Store,
+                                                           postgres_url: str) -> None:
+    """With the lists in PostgreSQL, the write bucket is there too: a client whose writes a balancer
+    spreads over two servers gets the budget of one, not of two (with SQLite each worker keeps its own)."""
+    from tests.pgcluster import fresh_database
+
+    rate = RateLimit(rate=1000, burst=1000, loopback=True, write_rate=0.5, write_burst=24)
+    with fresh_database(postgres_url) as url, make_client(web_home, web_store, url, rate) as one, \
+            make_client(web_home, web_store, url, rate) as two:
+        token, lid = new_shelf(one)                      # 20 of the 24, taken on the first machine
+        pid = paper_id(web_store, "spec")
+        codes = [c.put(f"{API}/lists/{token}/lists/{lid}/papers/{pid}").status_code
+                 for c in (two, one, two, one, two, one)]
+        assert codes[:4] == [200] * 4 and codes[4:] == [429, 429]
+        assert two.get(f"{API}/lists/{token}").status_code == 200     # reads still answer

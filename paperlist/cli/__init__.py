@@ -12,6 +12,7 @@ from .embed import embed_cmd
 from .export import export_cmd
 from .index import index_cmd
 from .mcp import mcp_cmd
+from .replicas import drain_cmd, follow_cmd, publish_cmd
 from .resolve import resolve_cmd
 from .search import search_cmd
 from .serve import serve_cmd
@@ -33,5 +34,5 @@ def main() -> None:
 
 for _cmd in (ingest_cmd, corpus_cmd, merge_cmd, index_cmd, search_cmd, export_cmd, stats_cmd, venues_cmd,
              show_cmd, coverage_cmd, serve_cmd, mcp_cmd, embed_cmd, topics_cmd, doctor_cmd, resolve_cmd,
-             update_cmd):
+             update_cmd, publish_cmd, follow_cmd, drain_cmd):
     main.add_command(_cmd)

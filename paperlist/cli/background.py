@@ -57,10 +57,12 @@ def embedding_job(home: Path, host: str, port: int) -> Iterator[None]:
 
 
 @contextmanager
-def update_job(home: Path, host: str, port: int, every_s: float) -> Iterator[None]:
+def update_job(home: Path, host: str, port: int, every_s: float,
+               publish: Path | None = None) -> Iterator[None]:
     """Run the body (the server) with `paperlist update` run beside it every ``every_s`` seconds, the
     first time once the site answers. Each run is a child process: it publishes new index
-    generations that the site switches to, and a run killed with the server resumes next time."""
+    generations that the site switches to, and a run killed with the server resumes next time.
+    With ``publish``, each run that changed papers then publishes a snapshot there for followers."""
     stopping = threading.Event()
     state: dict[str, subprocess.Popen[bytes] | None] = {"proc": None}
 
@@ -69,7 +71,8 @@ def update_job(home: Path, host: str, port: int, every_s: float) -> Iterator[Non
         while not stopping.is_set() and time.monotonic() < deadline and not (port and _answers(host, port)):
             stopping.wait(0.5)
         while not stopping.is_set():
-            cmd = [sys.executable, "-m", "paperlist", "--home", str(home), "update", "--quiet"]
+            cmd = [sys.executable, "-m", "paperlist", "--home", str(home), "update", "--quiet",
+                   *(["--publish", str(publish)] if publish else [])]
             click.echo(f"paperlist update: started (every {_duration(every_s)}; the site serves the old "
                        "data until the new is published)", err=True)
             state["proc"] = proc = subprocess.Popen(cmd, start_new_session=True)
@@ -91,6 +94,32 @@ def update_job(home: Path, host: str, port: int, every_s: float) -> Iterator[Non
         runner.join(timeout=2.0)
 
 
+@contextmanager
+def follow_job(root: Path, url: str, every_s: float, budget: str | None) -> Iterator[None]:
+    """Run the body (the server) with `paperlist follow URL` run beside it every ``every_s``
+    seconds: each run is a child process that takes the newest snapshot (if any) and moves the
+    home's live link, which the site's workers notice; a run killed with the server resumes."""
+    stopping = threading.Event()
+    state: dict[str, subprocess.Popen[bytes] | None] = {"proc": None}
+
+    def loop() -> None:
+        while not stopping.wait(every_s):
+            cmd = [sys.executable, "-m", "paperlist", "--home", str(root), "follow", url, "--quiet",
+                   *(["--disk-budget", budget] if budget else [])]
+            state["proc"] = proc = subprocess.Popen(cmd, start_new_session=True)
+            proc.wait()
+            state["proc"] = None
+
+    runner = threading.Thread(target=loop, name="follow-loop", daemon=True)
+    runner.start()
+    try:
+        yield
+    finally:
+        stopping.set()
+        _stop(state["proc"], "paperlist: stopping the snapshot download (it resumes next time)")
+        runner.join(timeout=2.0)
+
+
 def _stop(proc: subprocess.Popen[bytes] | None, message: str) -> None:
     """Stop a job that is still running: SIGTERM, then a kill after ``STOP_WAIT_S`` (it resumes anyway)."""
     if proc is None or proc.poll() is not None:
@@ -104,16 +133,16 @@ def _stop(proc: subprocess.Popen[bytes] | None, message: str) -> None:
         proc.wait()
 
 
-def parse_duration(text: str) -> float:
-    """"6h", "30m", "1d", "90s" or a number of seconds -> seconds (at least a minute)."""
+def parse_duration(text: str, least: float = 60.0) -> float:
+    """"6h", "30m", "1d", "90s" or a number of seconds -> seconds (at least ``least``)."""
     t = text.strip().lower()
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
     try:
         seconds = float(t[:-1]) * units[t[-1]] if t and t[-1] in units else float(t)
     except ValueError:
         raise ValueError(f"{text!r} is not a duration (e.g. 6h, 30m, 1d)") from None
-    if not seconds >= 60:
-        raise ValueError(f"{text!r} is shorter than a minute")
+    if not seconds >= least:
+        raise ValueError(f"{text!r} is shorter than {_duration(least) if least >= 60 else f'{least:g}s'}")
     return seconds
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import sys
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
@@ -11,6 +12,8 @@ import click
 
 from ..lists import redact_url
 from ..service import STORE_FILE, Home
+from ..service.replicas import DRAIN_FILE
+from ..snapshots.layout import LIVE
 from .common import catch_store_errors, fail, home_dir, with_home
 
 
@@ -71,14 +74,29 @@ def _proxies(value: str | None) -> list[str]:
                    "semantic extra; without it the site serves keyword search and says so.")
 @click.option("--update-every", "update_every", metavar="DURATION", default=None,
               help="Run `paperlist update` beside the site every DURATION (6h, 30m, 1d), the first time once "
-                   "the site answers; new papers appear as their index generation is published.")
+                   "the site answers; new papers appear as their index generation is published. The "
+                   "builder's option: a follower refuses it.")
+@click.option("--publish", "publish_to", metavar="DIR", type=click.Path(file_okay=False, path_type=Path),
+              help="With --update-every: publish a snapshot into DIR after each update that changed papers, "
+                   "for the followers (`paperlist publish`).")
+@click.option("--follow", "follow_url", metavar="URL", default=None,
+              help="Serve the snapshots a builder publishes at URL (http(s)://… or a path): the home is a "
+                   "follower's (its own directory), filled on the first start and switched to each new "
+                   "snapshot without a restart.")
+@click.option("--follow-every", metavar="DURATION", default="30s", show_default=True,
+              help="With --follow: how often to look for a new snapshot.")
+@click.option("--disk-budget", metavar="SIZE", default=None,
+              help="With --follow: bytes the snapshots may take (20G); a snapshot that does not fit is "
+                   "refused.")
 @with_home
 @catch_store_errors
 def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: str | None,
               allowed_hosts: str | None, forwarded_allow_ips: str | None, rate_limit: float | None,
               rate_burst: int | None, rate_limit_loopback: bool, max_inflight: int | None,
               max_queue_wait: float | None, max_connections: int | None, header_timeout: float | None,
-              keep_alive: int | None, lists_url: str | None, embed: bool, update_every: str | None) -> None:
+              keep_alive: int | None, lists_url: str | None, embed: bool, update_every: str | None,
+              publish_to: Path | None, follow_url: str | None, follow_every: str,
+              disk_budget: str | None) -> None:
     """Serve the site: Chinese at /, English at /en/, JSON twins with ?format=json, the JSON API
     under /api/v1 (reference at /api, OpenAPI at /openapi.json).
 
@@ -92,14 +110,13 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     from ..service.serving import APP_FACTORY, ServerLimits, public_base_url, uvicorn_options
 
     home = home_dir().resolve()
-    every = None
-    if update_every is not None:
-        from .background import parse_duration
-
-        try:
-            every = parse_duration(update_every)
-        except ValueError as e:
-            fail(f"--update-every: {e}")
+    root, follow_s = home, None
+    every = _duration("--update-every", update_every, 60.0) if update_every is not None else None
+    if publish_to is not None and every is None:
+        fail("--publish goes with --update-every (or run `paperlist publish DIR` after an update)")
+    if follow_url is not None:
+        follow_s = _follow_options(home, follow_url, follow_every, disk_budget, every, embed)
+        home = home / LIVE
     if not (home / STORE_FILE).exists():
         fail(f"no store in {home} (run 'paperlist ingest PATH' or 'paperlist corpus' first, or set --home)")
     shown = f"[{host}]" if ":" in host else host
@@ -111,7 +128,11 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     env["PAPERLIST_HOME"] = str(home)
     env["PAPERLIST_BASE_URL"] = base
     env["PAPERLIST_ALLOWED_HOSTS"] = ",".join(_csv(allowed_hosts))
-    lists = Home(home, lists_url=lists_url or None, find_searcher=False)
+    env["PAPERLIST_DRAIN_FILE"] = str(root / DRAIN_FILE)
+    (root / DRAIN_FILE).unlink(missing_ok=True)      # a drain before a restart ends with the restart
+    if follow_url is not None:
+        env["PAPERLIST_FOLLOW"] = f"{root}\t{follow_s}"
+    lists = Home(root, lists_url=lists_url or None, find_searcher=False)
     env["PAPERLIST_LISTS_URL"] = lists.lists_url
     try:                                # create or migrate it once, before the workers start
         lists.prepare_lists()
@@ -130,16 +151,61 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
                f"public address {base})", err=True)
     options = uvicorn_options(limits, _proxies(forwarded_allow_ips))
     job = _embedding_job(home, host, port) if embed else nullcontext()
-    updates = _update_job(home, host, port, every) if every else nullcontext()
-    with job, updates:
+    updates = _update_job(home, host, port, every, publish_to) if every else nullcontext()
+    follows = (_follow_job(root, follow_url, follow_s, disk_budget) if follow_url and follow_s
+               else nullcontext())
+    with job, updates, follows:
         uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers,
                     access_log=access_log, log_level="info", **options)
 
 
-def _update_job(home: Path, host: str, port: int, every: float) -> AbstractContextManager[None]:
+def _duration(name: str, value: str, least: float) -> float:
+    from .background import parse_duration
+
+    try:
+        return parse_duration(value, least=least)
+    except ValueError as e:
+        fail(f"{name}: {e}")
+        raise
+
+
+def _follow_options(root: Path, url: str, every: str, budget: str | None, update_every: float | None,
+                    embed: bool) -> float:
+    """Check a follower's options and take its first snapshot when it has none: the seconds
+    between looks for a new one."""
+    from ..snapshots.layout import is_follower, live_id
+    from .replicas import follow_step, parse_size
+
+    if update_every is not None:
+        fail("--update-every belongs on the builder; a follower serves what the builder publishes")
+    if embed:
+        fail("--embed belongs on the builder; a follower gets the vectors with each snapshot")
+    if (root / STORE_FILE).exists() and not is_follower(root):
+        fail(f"{root} holds a builder's store; give the follower a --home of its own")
+    try:
+        size = parse_size(budget) if budget else None
+    except ValueError as e:
+        fail(f"--disk-budget: {e}")
+        raise
+    seconds = _duration("--follow-every", every, 1.0)
+    if live_id(root) is None:
+        click.echo(f"paperlist: taking the first snapshot from {url} into {root} ...", err=True)
+        if follow_step(root, url, size, quiet=False) != 0:
+            sys.exit(1)
+    return seconds
+
+
+def _follow_job(root: Path, url: str, every: float, budget: str | None) -> AbstractContextManager[None]:
+    from .background import follow_job
+
+    return follow_job(root, url, every, budget)
+
+
+def _update_job(home: Path, host: str, port: int, every: float,
+                publish_to: Path | None) -> AbstractContextManager[None]:
     from .background import update_job
 
-    return update_job(home, host, port, every)
+    return update_job(home, host, port, every, publish_to)
 
 
 def _embedding_job(home: Path, host: str, port: int) -> AbstractContextManager[None]:

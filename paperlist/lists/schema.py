@@ -35,5 +35,12 @@ MIGRATIONS: list[list[str]] = [
              PRIMARY KEY (shelf, paper))""",
         "CREATE INDEX IF NOT EXISTS seen_venue ON seen (shelf, venue, year)",
     ],
+    [
+        # write-rate buckets shared by every serving machine (web/limits.py; PostgreSQL only)
+        """CREATE TABLE IF NOT EXISTS write_buckets (
+             client TEXT PRIMARY KEY,
+             tokens DOUBLE PRECISION NOT NULL,
+             at DOUBLE PRECISION NOT NULL)""",
+    ],
 ]
 VERSION = len(MIGRATIONS)

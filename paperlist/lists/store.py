@@ -100,6 +100,36 @@ class ListStore:
     def version(self) -> int:
         return int(self.db.read("SELECT version FROM schema_version")[0][0])
 
+    # --- write budgets ------------------------------------------------------------------
+    @property
+    def spans_machines(self) -> bool:
+        """Whether every serving machine sees this store (PostgreSQL), so that a client's write
+        budget kept here holds across machines."""
+        return self.db.name == "postgresql"
+
+    def take_writes(self, client: str, cost: float, rate: float, burst: float,
+                    now: float | None = None) -> float:
+        """Take ``cost`` tokens from ``client``'s write bucket (``rate`` per second, at most
+        ``burst``): 0.0 when allowed, else the seconds until they will be there. One statement,
+        atomic on every machine; a refused take leaves the bucket as it was."""
+        now = time.time() if now is None else now
+        cost = min(cost, burst)
+        with self.db.write() as tx:
+            rows = tx.execute(
+                "INSERT INTO write_buckets AS b (client, tokens, at) VALUES (?, ?, ?) "
+                "ON CONFLICT (client) DO UPDATE SET "
+                "tokens = MIN_OF(?, b.tokens + (? - b.at) * ?) - ?, at = ? "
+                "WHERE MIN_OF(?, b.tokens + (? - b.at) * ?) >= ? RETURNING tokens".replace(
+                    "MIN_OF", "LEAST" if self.spans_machines else "MIN"),
+                (client, burst - cost, now, burst, now, rate, cost, now, burst, now, rate, cost))
+            if rows:
+                if int(now) % 600 == 0:          # now and then, forget clients idle for an hour
+                    tx.execute("DELETE FROM write_buckets WHERE at < ?", (now - 3600,))
+                return 0.0
+            left = tx.execute("SELECT tokens, at FROM write_buckets WHERE client = ?", (client,))
+        tokens_now = min(burst, left[0][0] + (now - left[0][1]) * rate) if left else 0.0
+        return max(0.001, (cost - tokens_now) / rate) if rate > 0 else 1.0
+
     # --- shelves ------------------------------------------------------------------------
     def create_shelf(self, first_list: str) -> tuple[str, str]:
         """A new private link with one list: (token, list id)."""

@@ -75,14 +75,15 @@ def send(request: Request, data: Any) -> Response:
     return render_json(request, data, max_age=int(request.app.state.settings.cache_seconds))
 
 
-def _cache_key(h: Home, request: Request) -> tuple[str, str, str] | None:
-    """The search cache's key: the live index generation (checked with one stat) and the query."""
+def _cache_key(h: Home, request: Request) -> tuple[str, str, str, str] | None:
+    """The search cache's key: the snapshot (on a follower), the live index generation (checked
+    with one stat) and the query."""
     searcher = h.searcher
     if searcher is None:
         return None
     searcher.reload()
     gen = searcher.generation
-    return (gen, request.url.path, request.url.query) if gen else None
+    return (h.snapshot, gen, request.url.path, request.url.query) if gen else None
 
 
 def _json_body(request: Request, body: bytes, cache: str) -> Response:

@@ -74,6 +74,11 @@ class Settings:
     # Where reading lists live: an SQLite file (default <home>/lists.db) or a postgresql:// URL
     # ($PAPERLIST_LISTS_URL when not given). Never the paper store.
     lists_url: str | None = None
+    # /healthz answers 503 "draining" while this file exists (`paperlist drain`); a follower's
+    # home (its snapshots and state) and how often it looks for a new snapshot
+    drain_file: Path | None = None
+    follow_root: Path | None = None
+    follow_every: float | None = None
 
 
 API_DESCRIPTION = """The paperlist library as JSON: search (the site's query language, facets, highlights),
@@ -117,6 +122,14 @@ def _warm(home: Home, pages: bool) -> None:
         _in_background("page", figures)
 
 
+def _shared_writes(home: Home, settings: Settings) -> Callable[[str, float], float] | None:
+    """The write bucket every serving machine sees, when the lists live in PostgreSQL."""
+    if not home.lists_url.startswith(("postgresql://", "postgres://")):
+        return None
+    rate = settings.rate_limit
+    return lambda client, cost: home.lists.take_writes(client, cost, rate.write_rate, rate.write_burst)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The site and its JSON API as an ASGI app."""
     settings = settings or Settings()
@@ -136,7 +149,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         middleware=[Middleware(SecurityHeaders), Middleware(ShedLate),
                     *([Middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts,
                                   www_redirect=False)] if settings.allowed_hosts else []),
-                    Middleware(Limits, rate=settings.rate_limit),
+                    Middleware(Limits, rate=settings.rate_limit,
+                               shared_writes=_shared_writes(home, settings)),
                     Middleware(SameOrigin, base_url=settings.base_url),
                     Middleware(LanguagePrefix),
                     # level 6: ~same size, 1/3 the time of 9
@@ -156,7 +170,8 @@ def app_from_env() -> FastAPI:
     limit comes from $PAPERLIST_RATE_LIMIT (requests per second, 0 = off), $PAPERLIST_RATE_BURST
     and $PAPERLIST_RATE_LOOPBACK (1: also limit loopback clients); $PAPERLIST_SEARCH_CACHE sets the
     search cache's size (0 turns it off); $PAPERLIST_BASE_URL is the public address and
-    $PAPERLIST_ALLOWED_HOSTS (comma-separated) the Host names answered."""
+    $PAPERLIST_ALLOWED_HOSTS (comma-separated) the Host names answered; $PAPERLIST_DRAIN_FILE and
+    $PAPERLIST_FOLLOW (a follower's root, a tab, seconds between looks) feed /healthz."""
     env = os.environ
     base = Settings().rate_limit
     rate = RateLimit(rate=float(env.get("PAPERLIST_RATE_LIMIT") or base.rate),
@@ -164,6 +179,10 @@ def app_from_env() -> FastAPI:
                      loopback=env.get("PAPERLIST_RATE_LOOPBACK", "") in ("1", "true", "yes"))
     cache = int(env.get("PAPERLIST_SEARCH_CACHE") or Settings.search_cache)
     hosts = [h.strip() for h in env.get("PAPERLIST_ALLOWED_HOSTS", "").split(",") if h.strip()]
+    drain = env.get("PAPERLIST_DRAIN_FILE")
+    follow_root, _, every = env.get("PAPERLIST_FOLLOW", "").partition("\t")
     return create_app(Settings(home=Path(env.get("PAPERLIST_HOME") or "data"), rate_limit=rate,
                                search_cache=cache, base_url=env.get("PAPERLIST_BASE_URL") or DEFAULT_BASE_URL,
-                               allowed_hosts=hosts or None))
+                               allowed_hosts=hosts or None, drain_file=Path(drain) if drain else None,
+                               follow_root=Path(follow_root) if follow_root else None,
+                               follow_every=float(every) if every else None))

@@ -10,7 +10,9 @@ An export costs ``EXPORT_COST`` tokens: it reads up to 10,000 papers.
 
 Writes (POST, PUT, PATCH, DELETE: reading lists, the only state) also draw on a second, smaller
 bucket per client (``write_rate``, ``write_burst``); creating a private link costs ``CREATE_COST``
-of it, so one client cannot fill the lists store with empty links. Bodies may have at most
+of it, so one client cannot fill the lists store with empty links. When the lists live in
+PostgreSQL (several machines behind a balancer), that bucket lives there too (``shared_writes``,
+``ListStore.take_writes``): a client spread over N machines gets one budget, not N. Bodies may have at most
 ``MAX_BODY_BYTES``, an import (``…/import``) ``MAX_IMPORT_BYTES``.
 """
 
@@ -20,9 +22,11 @@ import ipaddress
 import math
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -96,11 +100,13 @@ class Limits(HTTPMiddleware):
     """Refuses oversized requests (414, 413) and clients over their rate (429 with Retry-After).
     API paths answer problem+json; pages answer plain text in the request's language."""
 
-    def __init__(self, app: ASGIApp, rate: RateLimit | None = None) -> None:
+    def __init__(self, app: ASGIApp, rate: RateLimit | None = None,
+                 shared_writes: Callable[[str, float], float] | None = None) -> None:
         super().__init__(app)
         self.rate = rate or RateLimit()
         self.buckets = TokenBuckets(self.rate)
         self.writes = TokenBuckets(RateLimit(rate=self.rate.write_rate, burst=self.rate.write_burst))
+        self.shared_writes = shared_writes
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope["path"]
@@ -116,6 +122,9 @@ class Limits(HTTPMiddleware):
             host = (scope.get("client") or ("-", 0))[0] or "-"
             if self.rate.loopback or not is_loopback(host):
                 refusal = self._take(scope, host, path, query)
+                if refusal is None and self._limits_writes(scope) and self.shared_writes is not None:
+                    wait = await anyio.to_thread.run_sync(self.shared_writes, host, _write_cost(path))
+                    refusal = self._refusal(scope, wait, self._write_limit()) if wait else None
         if refusal is not None:
             await refusal(scope, receive, send)
             return
@@ -124,15 +133,26 @@ class Limits(HTTPMiddleware):
             return
         await self.app(scope, receive, send)
 
+    def _limits_writes(self, scope: Scope) -> bool:
+        return scope["method"] in _WRITES and self.rate.write_rate > 0
+
+    def _write_limit(self) -> str:
+        return f"{self.rate.write_rate:g} writes per second (bursts of {self.rate.write_burst})"
+
     def _take(self, scope: Scope, host: str, path: str, query: bytes) -> Response | None:
+        """The client's request bucket, then (a write, when the write bucket is this worker's)
+        its write bucket: a 429 when either is empty."""
         wait = self.buckets.take(host, _cost(query))
-        what = f"{self.rate.rate:g} requests per second (bursts of {self.rate.burst})"
-        if not wait and scope["method"] in _WRITES and self.rate.write_rate > 0:
-            _lang, route = i18n.split_lang(path)
-            wait = self.writes.take(host, CREATE_COST if route in _CREATE else 1.0)
-            what = f"{self.rate.write_rate:g} writes per second (bursts of {self.rate.write_burst})"
-        if not wait:
-            return None
+        if wait:
+            what = f"{self.rate.rate:g} requests per second (bursts of {self.rate.burst})"
+            return self._refusal(scope, wait, what)
+        if self._limits_writes(scope) and self.shared_writes is None:
+            wait = self.writes.take(host, _write_cost(path))
+            return self._refusal(scope, wait, self._write_limit()) if wait else None
+        return None
+
+    @staticmethod
+    def _refusal(scope: Scope, wait: float, what: str) -> Response:
         retry = str(max(1, math.ceil(wait)))
         return _refuse(scope, 429, "rate-limited", f"more than {what}; retry in {retry} s",
                        {"retry-after": retry})
@@ -160,6 +180,11 @@ def body_limit(path: str) -> int:
     if route in ("/resolve", API_ROOT + "/resolve"):
         return RESOLVE_MAX_BYTES + 64 * 1024
     return MAX_IMPORT_BYTES if path.endswith("/import") else MAX_BODY_BYTES
+
+
+def _write_cost(path: str) -> float:
+    _lang, route = i18n.split_lang(path)
+    return CREATE_COST if route in _CREATE else 1.0
 
 
 def _cost(query: bytes) -> float:

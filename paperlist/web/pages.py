@@ -21,6 +21,7 @@ from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
 from ..service import Ambiguous, BadRequest, Home, Moved, ServiceError
 from ..service.errors import N_
 from ..service.papers import citation, summaries
+from ..service.replicas import follow_status
 from ..service.resolve import MAX_BYTES, decode_upload
 from ..service.semantic_status import semantic_status
 from . import i18n
@@ -150,13 +151,20 @@ async def resolve_page(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
-    home = request.app.state.home
+    """200 "ok" and a line per part while this server should get traffic; 503 when its store
+    fails or it is draining (`paperlist drain`: the load balancer takes it out before a restart)."""
+    home, settings = request.app.state.home, request.app.state.settings
+    headers = {"cache-control": "no-store"}
+    if settings.drain_file is not None and settings.drain_file.exists():
+        return PlainTextResponse("draining\n", status_code=503, headers=headers)
     try:
         home.store.check()
     except Exception as e:  # noqa: BLE001 - a health check reports, it does not raise
-        return PlainTextResponse(f"store error: {e}", status_code=503, headers={"cache-control": "no-store"})
+        return PlainTextResponse(f"store error: {e}", status_code=503, headers=headers)
     body = f"ok\nsearch: {'ready' if home.searcher is not None else 'no index'}\n{semantic_lines(home)}"
-    return PlainTextResponse(body, headers={"cache-control": "no-store"})
+    if settings.follow_root is not None:
+        body += follow_status(settings.follow_root, settings.follow_every)[1] + "\n"
+    return PlainTextResponse(body, headers=headers)
 
 
 def semantic_lines(home: Home) -> str:
