@@ -288,3 +288,47 @@ def test_drain_takes_the_server_out_of_the_balancer(web_home: Path, web_store: S
         assert c.get("/api/v1/stats").status_code == 200          # still serving what comes
         run_cli(tmp_path, "drain", "--undo")
         assert c.get("/healthz").status_code == 200
+
+
+def _vectors(home: Path, n: int, seed: int) -> None:
+    """A published vector generation of ``n`` random rows (ids need not be papers here)."""
+    import numpy as np
+
+    from paperlist.index.vectors import publish as publish_vectors
+
+    rng = np.random.default_rng(seed)
+    mat = rng.normal(size=(n, 384)).astype(np.float32)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+    rows = [(f"x{i}", "icml", 2024, i.to_bytes(12, "big")) for i in range(n)]
+    publish_vectors(home, rows, {r[3]: mat[i] for i, r in enumerate(rows)}, 128)
+
+
+def test_the_vector_graph_is_made_by_the_follower_not_shipped(builder: Path, tmp_path: Path) -> None:
+    """The HNSW graph is built anew on every publish and differs throughout: shipped, it would
+    cost a follower ~100 MB of every small update. A follower builds it from the vectors, or
+    links it from its live snapshot when the vector generation did not change."""
+    np = pytest.importorskip("numpy", reason="the semantic extra (numpy, usearch) builds vector graphs")
+    pytest.importorskip("usearch", reason="the semantic extra (numpy, usearch) builds vector graphs")
+    from paperlist.index.vectorindex import Generation
+    from paperlist.index.vectors import ANN_FILE, ANN_MIN_ROWS
+
+    _vectors(builder, ANN_MIN_ROWS, seed=3)
+    rep, derived = ingest(Home(builder), [])        # the topics read the vectors: brought up to date
+    assert derived is not None
+    out, root = tmp_path / "pub", tmp_path / "follower"
+    first = publish(Home(builder), out)
+    assert not [f for f in _published(out, first.id).files if f.path.endswith(ANN_FILE)]
+    with serve_dir(out) as url:
+        assert follow_once(root, url).switched
+        gen = (root / layout.LIVE / "vectors" / "CURRENT").read_text().strip()
+        ann = (root / layout.LIVE / "vectors" / gen / ANN_FILE).resolve()     # in the first snapshot
+        vi = Generation.load(ann.parent)
+        assert vi.ann is not None
+        # the graph finds a row's own vector first
+        assert vi.ann.search(np.asarray(vi.mat[123], dtype=np.float32), 1).keys[0] == 123
+        # papers change, the vectors do not: the next snapshot links the graph it already has
+        ingest(Home(builder), [str(EXTRA)])
+        second = publish(Home(builder), out)
+        assert follow_once(root, url).id == second.id
+        again = (root / layout.LIVE / "vectors" / gen / ANN_FILE).resolve()
+        assert again != ann and again.stat().st_ino == ann.stat().st_ino

@@ -4,6 +4,7 @@ site answers and stopped with it (``service.embedding`` and ``service.updating``
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -104,7 +105,10 @@ def follow_job(root: Path, url: str, every_s: float, budget: str | None) -> Iter
 
     def loop() -> None:
         while not stopping.wait(every_s):
-            cmd = [sys.executable, "-m", "paperlist", "--home", str(root), "follow", url, "--quiet",
+            # below the server's priority: a snapshot's vector graph is built here (~3 min of
+            # both cores for the full corpus) while the site answers
+            cmd = [*(["nice", "-n", "10"] if shutil.which("nice") else []), sys.executable, "-m",
+                   "paperlist", "--home", str(root), "follow", url, "--quiet",
                    *(["--disk-budget", budget] if budget else [])]
             state["proc"] = proc = subprocess.Popen(cmd, start_new_session=True)
             proc.wait()

@@ -22,6 +22,7 @@ the old or the new generation, never a mixture.
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -36,6 +37,11 @@ from .encoder import DIM, MODEL_NAME
 
 HASH_BYTES = 12
 ANN_MIN_ROWS = 20_000        # below this, exact search is as fast as the graph: do not build one
+ANN_FILE = "ann.usearch"
+# Files a follower makes itself from a published generation's others (snapshots/follow.py): the
+# graph is built anew on every publish and differs throughout, so shipping it would cost a
+# follower ~100 MB (compressed) of every small update; it is built from vectors.npy instead.
+LOCAL_FILES = frozenset({ANN_FILE})
 
 
 def vectors_root(home: Path) -> Path:
@@ -199,7 +205,7 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
         np.save(path / "years.npy", np.array(years, dtype=np.int16))
         (path / "ids.json").write_bytes(orjson.dumps(ids))
         if len(ids) >= ANN_MIN_ROWS:
-            _build_ann(path / "ann.usearch", mat, threads)
+            _build_ann(path / ANN_FILE, mat, threads)
         (path / INFO_FILE).write_bytes(orjson.dumps({
             "model": MODEL_NAME, "dim": DIM, "max_tokens": max_tokens, "count": len(ids),
             "venues": names, "built_at": stamp, "ann": len(ids) >= ANN_MIN_ROWS, "content": content,
@@ -209,6 +215,29 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
         raise
     generations.publish(root, gen, INFO_FILE)       # keeps the previous generation (readers move over)
     return gen, len(ids)
+
+
+def complete(path: Path, threads: int = 2, like: Path | None = None) -> bool:
+    """Make the ``LOCAL_FILES`` a published generation at ``path`` lacks: its ANN graph when its
+    info says it has one, hard-linked from ``like`` (the same generation held elsewhere: the same
+    vectors, so the same graph serves) or else built from its vectors. True if it built one."""
+    import numpy as np
+
+    info = orjson.loads((path / INFO_FILE).read_bytes())
+    if not info.get("ann") or (path / ANN_FILE).exists():
+        return False
+    if like is not None and (like / ANN_FILE).is_file():
+        try:
+            os.link(like / ANN_FILE, path / ANN_FILE)
+            return False
+        except OSError:
+            pass
+    tmp = path / (ANN_FILE + ".tmp")
+    _build_ann(tmp, np.load(path / "vectors.npy", mmap_mode="r"), threads)
+    with open(tmp, "rb") as f:                  # on disk before a switch can point at it
+        os.fsync(f.fileno())
+    os.replace(tmp, path / ANN_FILE)
+    return True
 
 
 def _build_ann(path: Path, mat: Any, threads: int) -> None:

@@ -24,6 +24,8 @@ from datetime import datetime
 from pathlib import Path
 
 from ..files import write_atomic
+from ..index import generations, vectors
+from ..index.vectors import INFO_FILE as VECTORS_INFO
 from . import chunks, layout
 from .chunks import ChunkError
 from .manifest import Chunk, Manifest, ManifestError
@@ -75,6 +77,7 @@ def sync(root: Path, remote: Remote, budget: int | None = None, say: Say | None 
         report = SyncReport(id=m.id, switched=True, size=m.size)
         _fetch(remote, m, have, work / ".chunks", report, say)
         _assemble(remote, m, have, work, report)
+        _complete(root, work, say)
         write_atomic(work / layout.PROOF, lambda f: f.write(m.to_bytes()))
         target = layout.snapshot_dir(root, m.id)
         shutil.rmtree(target, ignore_errors=True)
@@ -191,6 +194,19 @@ def _chunk_bytes(remote: Remote, c: Chunk, have: dict[str, _Local], fetched: Pat
         report.downloaded += c.stored
         report.fetched += 1
         return data
+
+
+def _complete(root: Path, work: Path, say: Say | None) -> None:
+    """What the snapshot leaves to its followers (``vectors.LOCAL_FILES``): the vector graph,
+    linked from the live snapshot when it holds the same generation, else built here."""
+    gen = generations.current_generation(work / "vectors", VECTORS_INFO)
+    if gen is None:
+        return
+    live = layout.live_id(root)
+    like = layout.snapshot_dir(root, live) / "vectors" / gen if live else None
+    if say is not None and not (like is not None and (like / vectors.ANN_FILE).is_file()):
+        say(f"building the vector graph of {gen} (not shipped: it differs throughout after any change)")
+    vectors.complete(work / "vectors" / gen, like=like)
 
 
 def _fsync_tree(path: Path) -> None:

@@ -32,7 +32,7 @@ from ..index.docstate import BUILD_FILES
 from ..index.fulltext import INFO_FILE as INDEX_INFO
 from ..index.fulltext import index_root
 from ..index.vectors import INFO_FILE as VECTORS_INFO
-from ..index.vectors import vectors_root
+from ..index.vectors import LOCAL_FILES, vectors_root
 from ..store import STORE_FILE
 from . import chunks
 from .manifest import (
@@ -163,7 +163,7 @@ def _link_generation(root: Path, gen: str, stage: Path, name: str) -> list[tuple
     (stage / generations.CURRENT_FILE).write_text(gen + "\n", "utf-8")
     out.append((f"{name}/{generations.CURRENT_FILE}", stage / generations.CURRENT_FILE))
     for p in sorted((root / gen).rglob("*")):
-        if not p.is_file() or p.name in BUILD_FILES:
+        if not p.is_file() or p.name in BUILD_FILES or p.name in LOCAL_FILES:   # the builder's; a follower's
             continue
         rel = p.relative_to(root / gen)
         target = stage / gen / rel
