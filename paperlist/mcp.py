@@ -123,7 +123,8 @@ class Tools:
             "meaning only; keyword: words only. Chinese AI terms are translated to English."))] = "auto",
         sort: Annotated[Literal[SORTS], Field(description=(  # type: ignore[valid-type]
             "relevance, newest, oldest, title, citations, or rating (highest mean review rating "
-            "first, papers without reviews last)."))] = "relevance",
+            "first, papers without reviews last); citations and rating list only papers with every "
+            "query word."))] = "relevance",
         limit: Annotated[int, Field(ge=1, le=50, description="Hits per page.")] = 10,
         page: Annotated[int, Field(ge=1, le=200)] = 1,
     ) -> dict[str, Any]:

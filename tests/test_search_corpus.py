@@ -3,11 +3,13 @@ absent). The corpus is ingested once per session (conftest.corpus_store) and ind
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from paperlist.search import Searcher, SearchRequest, paging
+from paperlist.store import Store
 
 pytestmark = pytest.mark.corpus
 
@@ -127,3 +129,21 @@ def test_a_suggestion_never_drops_a_negation(corpus: Searcher, q: str, negation:
     assert negation not in (res.interpreted.get("corrected") or {})
     fixed = corpus.search(SearchRequest(q="wihtout labels"))       # a misspelt negation is still fixed
     assert fixed.suggestion == "without labels"
+
+
+@pytest.mark.parametrize("q", ["in-context learning", "zero-shot learning", "few-shot learning",
+                               "self-supervised learning", "text-to-image generation",
+                               "vision-language model", "mixture-of-experts"])
+def test_sorted_by_citations_a_topic_leads_with_its_phrase(corpus: Searcher, corpus_store: Store,
+                                                           q: str) -> None:
+    """Issue 47: "in-context learning" sorted by citations led with Latent Dirichlet Allocation,
+    R-CNN and Grad-CAM ("in", "context" and "learning" anywhere). At least 8 of the top 10 now
+    have the phrase in the title or abstract: hyphenated, spaced or written as one word (a part
+    in the plural too: "mixtures of experts")."""
+    parts = next(w for w in q.split() if "-" in w).split("-")
+    phrase = re.compile(r"\b" + r"[\s\-]?".join(re.escape(p) + "s?" for p in parts) + r"\b", re.IGNORECASE)
+    hits = corpus.search(SearchRequest(q=q, sort="citations", per_page=10)).hits
+    assert len(hits) == 10
+    texts = [" ".join(r) for h in hits for r in corpus_store.db.execute(
+        "SELECT title, coalesce(abstract, '') FROM papers WHERE id = ?", (h.id,))]
+    assert sum(bool(phrase.search(t)) for t in texts) >= 8, [h.title for h in hits]

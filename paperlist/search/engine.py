@@ -45,6 +45,9 @@ from .suggest import Suggester
 from .tiers import important_papers
 from .weights import DEFAULT_WEIGHTS, Weights
 
+# sorts by a number: they list only the papers that match closely (see ``search``)
+NUMBER_SORTS = frozenset({"citations", "rating"})
+
 
 class NoIndex(RuntimeError):
     """No index has been built in this home yet (run ``paperlist index``)."""
@@ -209,7 +212,9 @@ class Searcher:
                 finally:
                     self.spare.release()
             total = counts.total + len(plan.added)     # landmarks that do not match (landmarks.py)
-            looser = _next_mode(plan.text) if fused is None else None
+            # a list sorted by a number holds only close matches: every word (the loose modes
+            # would fill it with papers that have a common word or two and many citations)
+            looser = _next_mode(plan.text) if fused is None and req.sort not in NUMBER_SORTS else None
             if total or looser is None:
                 break
             # no paper has every word: accept papers with most of them, then with any
@@ -304,6 +309,8 @@ class Searcher:
         if req.mode == "keyword":
             return "keyword", None
         if req.mode == "auto":
+            if req.sort in NUMBER_SORTS and not seeded:
+                return "keyword", None         # sorted by a number: the papers that have the words
             if not seeded and not semantic.wants_semantic(plan.pq):
                 return "keyword", None
             return ("keyword", None) if self.semantic.unavailable() else ("hybrid", None)

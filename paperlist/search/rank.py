@@ -16,6 +16,9 @@ How a score is made (weights in ``weights.Weights``, tuned on benchmarks/search_
   tantivy runs fast by leap-frogging posting lists). Only if no paper has every word, *most*
   clauses are required (all but one of 3-5, 70% of more), and if that finds nothing either, any
   one clause ("any"), so forgiving queries still answer.
+- A hyphenated word is one word: in "all" and "most" its parts must be adjacent in the text or an
+  author's name ("in-context" matches "in-context", "in context" and "incontext", never "in" and
+  "context" apart). Only "any" lets them go.
 - In "most" and "any", a *coverage* bonus per matched clause (proportional to the word's IDF)
   makes more matched words beat fewer, whatever the BM25 details.
 - Proximity: consecutive query words found near each other in the title (phrase, slop 2) add a
@@ -39,7 +42,7 @@ import tantivy
 from tantivy import Occur, Query
 
 from ..index import analyzers
-from .clauses import field_clause
+from .clauses import field_clause, phrase_words
 from .combine import all_clauses, all_of, bm25, chain, required_clauses
 from .negation import keeps_meaning
 from .proximity import proximity_parts
@@ -66,6 +69,7 @@ class QTerm:
     known: int = 0     # papers that have it in any field (rough: summed document frequencies)
     verbatim: int = 1  # papers with the word exactly as typed in the title or a name
     joined: bool = False   # the next token is of the same hyphenated word ("self" of "self-supervised")
+    whole: str = ""        # the hyphenated word it is part of, written as one ("selfsupervised")
 
 
 @dataclass(slots=True)
@@ -153,7 +157,7 @@ class TextQueryBuilder:
                 stem = analyzers.stem(tok)
                 last = pq.prefix_last and wi == len(pq.words) - 1 and ti == len(toks) - 1
                 out.append(QTerm(tok, stem, tok in analyzers.STOP_WORDS and not joined, last,
-                                 joined=ti < len(toks) - 1))
+                                 joined=ti < len(toks) - 1, whole="".join(toks) if joined else ""))
         return out
 
     def build(self, pq: ParsedQuery, mode: str = "all") -> TextQuery:
@@ -196,6 +200,10 @@ class TextQueryBuilder:
                            for c in clauses]
                 rank.append((Occur.Must, Query.boolean_query(
                     [(Occur.Should, c) for c in covered], minimum_number_should_match=need)))
+            if mode != "any":
+                for q in self._tight(terms, tq):
+                    match.append((Occur.Must, q))
+                    rank.append((Occur.Must, q))
             bonuses = [b for c in clauses for b in c.bonuses] + self._proximity(terms, content, tq)
             if tq.corrections:   # "denoising difusion probabilistic models" is still that exact title
                 fixed_terms = [_corrected(t, tq.corrections) for t in terms]
@@ -223,6 +231,27 @@ class TextQueryBuilder:
             tq.tiering = partial(self._tiers, clauses, bonuses)
             tq.expected = min(c.term.known for c in clauses) / 2 ** (len(clauses) - 1)
         return tq
+
+    def _tight(self, terms: list[QTerm], tq: TextQuery) -> list[Query]:
+        """Each hyphenated word of the query as one word: its parts adjacent in the text or in an
+        author's name ("in-context", "in context", "Zhi-Hua"), or written as one ("incontext",
+        "Zhihua"). Filters that score nothing (a tier's bound is unchanged). None for a word still
+        being typed or corrected: its parts are guesses."""
+        out: list[Query] = []
+        group: list[QTerm] = []
+        for t in terms:
+            group.append(t)
+            if t.joined:
+                continue
+            guessed = set(tq.prefixes) | set(tq.corrections) | set(tq.fuzzy)
+            if len(group) > 1 and not any(g.word in guessed for g in group):
+                alts = [Query.phrase_query(self.schema, "text", phrase_words([g.stem for g in group])),
+                        Query.phrase_query(self.schema, "authors", phrase_words([g.word for g in group]))]
+                alts += [q for q, _, _, _ in self._whole_branches(t.whole)]
+                either = Query.boolean_query([(Occur.Should, a) for a in alts])
+                out.append(Query.const_score_query(either, 0.0))
+            group = []
+        return out
 
     def _proximity(self, terms: list[QTerm], content: list[QTerm], tq: TextQuery) -> list[Part]:
         # The last word is read as unfinished only when it was completed (``_term_clause``):
@@ -262,6 +291,8 @@ class TextQueryBuilder:
         # count "in-context learning")
         people = not (t.joined and t.word in analyzers.STOP_WORDS)
         branches, bonuses = self._word_branches(t.word, t.stem, 1.0, people=people)
+        if t.whole:     # "incontext" has the "in" and the "context" of "in-context" (see ``_tight``)
+            branches += self._whole_branches(t.whole)
         for same in same_stems(t.stem):      # "networks" also finds "Nets" (variants.py)
             more, more_bonuses = self._word_branches(same, same, 1.0, people=False, of=t.stem)
             branches += more
@@ -317,6 +348,18 @@ class TextQueryBuilder:
         anyfield = out[0] if len(out) == 1 else Query.boolean_query([(Occur.Should, b) for b in out])
         adf, amost = next(((df, m) for q, df, m, f in branches if f == "authors"), (0, 0.0))
         return _Clause(t, anyfield, bonuses, most, adf, amost)
+
+    def _whole_branches(self, whole: str) -> list[tuple[Query, int, float, str]]:
+        """A hyphenated word written as one, in the text and in author names ("Zhihua" for
+        "Zhi-Hua"): BM25 branches of each of its parts' clauses."""
+        out: list[tuple[Query, int, float, str]] = []
+        for fname, term, weight in (("text", analyzers.stem(whole), self.w.text),
+                                    ("authors", whole, self.w.authors)):
+            df = self._df(fname, term)
+            if df:
+                out.append((bm25(self.schema, fname, term, weight), df, bm25_max(weight, self._idf(df)),
+                            fname + "-whole"))
+        return out
 
     def _word_branches(self, word: str, stem: str, scale: float, people: bool = True,
                        of: str | None = None) -> tuple[list[tuple[Query, int, float, str]], list[Part]]:
