@@ -11,8 +11,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import click
@@ -30,98 +30,88 @@ def _answers(host: str, port: int) -> bool:
         return False
 
 
+Run = Callable[[list[str]], int]       # runs one child process to its end: its exit code
+
+
 @contextmanager
-def embedding_job(home: Path, host: str, port: int) -> Iterator[None]:
-    """Run the body (the server) with the background embedding job beside it."""
-    state: dict[str, subprocess.Popen[bytes] | None] = {"proc": None}
+def _beside(name: str, body: Callable[[threading.Event, Run], None], stopping_text: str) -> Iterator[None]:
+    """Run the body of the ``with`` (the server) with ``body(stopping, run)`` on a thread beside it:
+    ``run(cmd)`` starts a child process in its own session (a Ctrl-C in the terminal reaches the
+    server, which stops the child itself) and waits for it. On the way out the child in flight is
+    stopped (``_stop``, saying ``stopping_text``)."""
     stopping = threading.Event()
+    state: dict[str, subprocess.Popen[bytes] | None] = {"proc": None}
 
-    def start() -> None:
-        deadline = time.monotonic() + UP_WAIT_S
-        while not stopping.is_set() and time.monotonic() < deadline and not (port and _answers(host, port)):
-            stopping.wait(0.5)
-        if stopping.is_set():
-            return
-        cmd = [sys.executable, "-m", "paperlist", "--home", str(home), "embed", "--background",
-               "--parent-pid", str(os.getpid())]
-        # its own session: a Ctrl-C in the terminal reaches the server, which stops the job itself
-        state["proc"] = subprocess.Popen(cmd, start_new_session=True)
+    def run(cmd: list[str]) -> int:
+        state["proc"] = proc = subprocess.Popen(cmd, start_new_session=True)
+        code = proc.wait()
+        state["proc"] = None
+        return code
 
-    starter = threading.Thread(target=start, name="embed-starter", daemon=True)
-    starter.start()
+    runner = threading.Thread(target=body, args=(stopping, run), name=name, daemon=True)
+    runner.start()
     try:
         yield
     finally:
         stopping.set()
-        starter.join(timeout=2.0)
-        _stop(state["proc"], "paperlist: stopping the embedding job (finished batches are kept)")
+        _stop(state["proc"], stopping_text)
+        runner.join(timeout=2.0)
 
 
-@contextmanager
+def _wait_for_site(stopping: threading.Event, host: str, port: int) -> bool:
+    """Wait until the site answers (at most UP_WAIT_S); False when stopping meanwhile."""
+    deadline = time.monotonic() + UP_WAIT_S
+    while not stopping.is_set() and time.monotonic() < deadline and not (port and _answers(host, port)):
+        stopping.wait(0.5)
+    return not stopping.is_set()
+
+
+def embedding_job(home: Path, host: str, port: int) -> AbstractContextManager[None]:
+    """Run the body (the server) with the background embedding job beside it, once the site answers."""
+    def body(stopping: threading.Event, run: Run) -> None:
+        if _wait_for_site(stopping, host, port):
+            run([sys.executable, "-m", "paperlist", "--home", str(home), "embed", "--background",
+                 "--parent-pid", str(os.getpid())])
+
+    return _beside("embed-job", body, "paperlist: stopping the embedding job (finished batches are kept)")
+
+
 def update_job(home: Path, host: str, port: int, every_s: float,
-               publish: Path | None = None) -> Iterator[None]:
+               publish: Path | None = None) -> AbstractContextManager[None]:
     """Run the body (the server) with `paperlist update` run beside it every ``every_s`` seconds, the
     first time once the site answers. Each run is a child process: it publishes new index
     generations that the site switches to, and a run killed with the server resumes next time.
     With ``publish``, each run that changed papers then publishes a snapshot there for followers."""
-    stopping = threading.Event()
-    state: dict[str, subprocess.Popen[bytes] | None] = {"proc": None}
-
-    def loop() -> None:
-        deadline = time.monotonic() + UP_WAIT_S
-        while not stopping.is_set() and time.monotonic() < deadline and not (port and _answers(host, port)):
-            stopping.wait(0.5)
+    def body(stopping: threading.Event, run: Run) -> None:
+        if not _wait_for_site(stopping, host, port):
+            return
         while not stopping.is_set():
-            cmd = [sys.executable, "-m", "paperlist", "--home", str(home), "update", "--quiet",
-                   *(["--publish", str(publish)] if publish else [])]
             click.echo(f"paperlist update: started (every {_duration(every_s)}; the site serves the old "
                        "data until the new is published)", err=True)
-            state["proc"] = proc = subprocess.Popen(cmd, start_new_session=True)
-            code = proc.wait()
-            state["proc"] = None
+            code = run([sys.executable, "-m", "paperlist", "--home", str(home), "update", "--quiet",
+                        *(["--publish", str(publish)] if publish else [])])
             if stopping.is_set():
                 break
             click.echo(f"paperlist update: finished ({'ok' if code == 0 else f'exit {code}: see above'});"
                        f" next in {_duration(every_s)}", err=True)
             stopping.wait(every_s)
 
-    runner = threading.Thread(target=loop, name="update-loop", daemon=True)
-    runner.start()
-    try:
-        yield
-    finally:
-        stopping.set()
-        _stop(state["proc"], "paperlist: stopping the update (finished venues are kept)")
-        runner.join(timeout=2.0)
+    return _beside("update-loop", body, "paperlist: stopping the update (finished venues are kept)")
 
 
-@contextmanager
-def follow_job(root: Path, url: str, every_s: float, budget: str | None) -> Iterator[None]:
+def follow_job(root: Path, url: str, every_s: float, budget: str | None) -> AbstractContextManager[None]:
     """Run the body (the server) with `paperlist follow URL` run beside it every ``every_s``
     seconds: each run is a child process that takes the newest snapshot (if any) and moves the
     home's live link, which the site's workers notice; a run killed with the server resumes."""
-    stopping = threading.Event()
-    state: dict[str, subprocess.Popen[bytes] | None] = {"proc": None}
-
-    def loop() -> None:
+    def body(stopping: threading.Event, run: Run) -> None:
         while not stopping.wait(every_s):
             # below the server's priority: a snapshot's vector graph is built here (~3 min of
             # both cores for the full corpus) while the site answers
-            cmd = [*(["nice", "-n", "10"] if shutil.which("nice") else []), sys.executable, "-m",
-                   "paperlist", "--home", str(root), "follow", url, "--quiet",
-                   *(["--disk-budget", budget] if budget else [])]
-            state["proc"] = proc = subprocess.Popen(cmd, start_new_session=True)
-            proc.wait()
-            state["proc"] = None
+            run([*(["nice", "-n", "10"] if shutil.which("nice") else []), sys.executable, "-m",
+                 "paperlist", "--home", str(root), "follow", url, "--quiet",
+                 *(["--disk-budget", budget] if budget else [])])
 
-    runner = threading.Thread(target=loop, name="follow-loop", daemon=True)
-    runner.start()
-    try:
-        yield
-    finally:
-        stopping.set()
-        _stop(state["proc"], "paperlist: stopping the snapshot download (it resumes next time)")
-        runner.join(timeout=2.0)
+    return _beside("follow-loop", body, "paperlist: stopping the snapshot download (it resumes next time)")
 
 
 def _stop(proc: subprocess.Popen[bytes] | None, message: str) -> None:
