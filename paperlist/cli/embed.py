@@ -87,7 +87,7 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
                    f"{rep.precision or 'nothing to encode'})  total {rep.seconds:.1f}s")
         if rep.generation:
             click.echo(f"vectors:  {rep.published:,} published -> {rep.generation}")
-        derived_report({}, derived, False)
+        derived_report({}, derived, False, timed=not display.times)
         if display.times:
             click.echo(times_line(display.times))
         if rep.interrupted:

@@ -9,12 +9,13 @@ from .common import catch_store_errors, current_home, echo_json, open_store, wit
 from .progress import make_display, running
 
 
-def print_build(rep: fulltext.BuildReport) -> None:
+def print_build(rep: fulltext.BuildReport, timed: bool = True) -> None:
     if rep.skipped:
         click.echo(f"index:   current ({rep.generation}, {rep.papers:,} papers)")
     else:
         how = f" ({rep.changed:,} documents replaced)" if rep.changed is not None else ""
-        click.echo(f"index:   {rep.papers:,} papers in {rep.seconds:.1f}s -> {rep.generation}{how}")
+        took = f" in {rep.seconds:.1f}s" if timed else ""
+        click.echo(f"index:   {rep.papers:,} papers{took} -> {rep.generation}{how}")
 
 
 @click.command("index")

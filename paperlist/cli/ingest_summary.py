@@ -81,7 +81,9 @@ def print_summary(rep: IngestReport, derived: DerivedReport | None, display: Dis
     click.echo(f"records: new {t.new}  updated {t.updated}  unchanged {t.unchanged}  removed {t.removed}"
                f"  skipped {t.skipped}")
     click.echo(f"papers:  new {p.new}  updated {p.updated}  unchanged {p.unchanged}  removed {p.removed}")
-    click.echo(f"files:   {len(rep.files)} ({rep.failed} failed)  in {rep.seconds:.1f}s")
+    # one time per phase, measured once: the "time:" line's when the display timed the phases
+    took = "" if display.times else f"  in {rep.seconds:.1f}s"
+    click.echo(f"files:   {len(rep.files)} ({rep.failed} failed){took}")
     ignored = [f for f in rep.files if f.status == "ignored"]
     for f in ignored[:NAMED_IGNORED]:
         click.echo(file_line(f))
@@ -90,7 +92,7 @@ def print_summary(rep: IngestReport, derived: DerivedReport | None, display: Dis
     for f in rep.files:
         if f.status == "failed":
             click.echo(file_line(f), err=True)
-    derived_report({}, derived, False)
+    derived_report({}, derived, False, timed=not display.times)
     if display.times:
         click.echo(times_line(display.times))
     if report is not None:

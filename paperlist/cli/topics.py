@@ -15,34 +15,36 @@ from .index import print_build
 from .progress import make_display, running
 
 
-def derived_report(out: dict[str, Any], derived: DerivedReport | None, as_json: bool) -> None:
-    """Add the topics and index reports to a JSON report, or print their lines."""
+def derived_report(out: dict[str, Any], derived: DerivedReport | None, as_json: bool,
+                   timed: bool = True) -> None:
+    """Add the topics and index reports to a JSON report, or print their lines (without their
+    seconds when not ``timed``: a summary whose "time:" line gives each phase's once)."""
     if derived is None:
         return
     if as_json:
         out.update(derived.to_dict())
     else:
-        print_assign(derived.topics)
-        print_stats_build(derived.stats)
-        print_build(derived.index)
+        print_assign(derived.topics, timed)
+        print_stats_build(derived.stats, timed)
+        print_build(derived.index, timed)
 
 
-def print_stats_build(rep: StatsReport) -> None:
+def print_stats_build(rep: StatsReport, timed: bool = True) -> None:
     if rep.skipped:
         click.echo("stats:   current")
     else:
         click.echo(f"stats:   {rep.venue_years:,} venue-years, {rep.rated_papers:,} papers with ratings"
-                   f" in {rep.seconds:.1f}s")
+                   + (f" in {rep.seconds:.1f}s" if timed else ""))
 
 
-def print_assign(rep: AssignReport) -> None:
+def print_assign(rep: AssignReport, timed: bool = True) -> None:
     if rep.skipped:
         click.echo("topics:  current")
     else:
         share = rep.with_topics / rep.papers if rep.papers else 0.0
         click.echo(f"topics:  {rep.with_topics:,} of {rep.papers:,} papers ({share:.1%}), {rep.rows:,} "
                    f"assignments{f', {rep.vectors:,} with vectors' if rep.vectors else ''}"
-                   f" in {rep.seconds:.1f}s")
+                   + (f" in {rep.seconds:.1f}s" if timed else ""))
 
 
 @click.group("topics")

@@ -51,6 +51,8 @@ def refresh(home: Home, store: Store, force: bool = False,
     if progress:
         progress("stats", 0, 0)
     stats = build_stats(store, force=force)
+    if progress:
+        progress("index", 0, 0)      # the index's phase starts here, not at its first document
     index = fulltext.build(store, home.path, force=force,
                            progress=(lambda n, total: progress("index", n, total)) if progress else None)
     return DerivedReport(topics, stats, index)
