@@ -165,7 +165,7 @@ def main() -> None:
     # every topic and area page, both languages (issue 46: ~1 s each before their statistics were
     # stored and their papers read in index order); the warm-up below covers the first 50 only, so
     # most of these are a slug's first visit
-    from paperlist.topics.taxonomy import taxonomy
+    from paperlist.taxonomy import taxonomy
 
     tax = taxonomy()
     slugs = [t.slug for t in (*tax.areas, *tax.topics)]

@@ -102,7 +102,7 @@ def test_chinese_query_finds_english_papers_and_says_how(search_home: Path) -> N
 
 def test_every_topic_name_is_searchable_in_chinese() -> None:
     """The topics' Chinese names (and so the vocabulary of the topic pages) translate whole."""
-    from paperlist.topics.taxonomy import taxonomy
+    from paperlist.taxonomy import taxonomy
 
     for t in taxonomy().topics:
         tr = translate(t.zh)

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from paperlist.store import Store, TopicDoc
+from paperlist.taxonomy import parse
 from paperlist.topics import TaxonomyError, taxonomy
 from paperlist.topics.evidence import Assigner
 from paperlist.topics.match import Matcher, tokens
 from paperlist.topics.stats import overview, stored_detail, topic_detail
-from paperlist.topics.taxonomy import parse
 from tests.conftest import run_cli
 
 
@@ -178,8 +178,8 @@ def test_fitting_prefers_the_acceptable_topic_within_bounds_and_round_trips(tmp_
 
 
 def test_labels_split_and_blinding() -> None:
+    from paperlist.taxonomy import taxonomy
     from paperlist.topics.source_labels import KEYWORDS, blind, held_out, label
-    from paperlist.topics.taxonomy import taxonomy
 
     ids = [f"p{i}" for i in range(2000)]
     share = sum(map(held_out, ids)) / len(ids)

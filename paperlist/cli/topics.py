@@ -8,7 +8,7 @@ import click
 
 from ..service.derived import DerivedReport
 from ..stats import StatsReport
-from ..topics import taxonomy
+from ..taxonomy import taxonomy
 from ..topics.build import AssignReport, assign_topics
 from .common import catch_store_errors, current_home, echo_json, open_store, with_home
 from .index import print_build

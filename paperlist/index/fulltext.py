@@ -22,6 +22,7 @@ import tantivy
 from .. import venues as venue_registry
 from ..models import ACCEPTED_STATUSES, PENDING_STATUSES, REJECTED_STATUSES
 from ..store import IndexDoc, Store
+from ..taxonomy import taxonomy
 from ..text import title_key
 from . import analyzers, bridge, generations, writer
 from .prior import TIER_PRIOR, prior
@@ -311,8 +312,6 @@ def topic_values(topics: list[str]) -> tuple[str, ...]:
 
 @lru_cache(maxsize=65536)       # ~16k distinct topic sets in the corpus
 def _topic_values(topics: tuple[str, ...]) -> tuple[str, ...]:
-    from ..topics import taxonomy
-
     tax = taxonomy()
     out: list[str] = []
     for slug in topics:

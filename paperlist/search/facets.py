@@ -11,7 +11,7 @@ import tantivy
 
 from ..index import fulltext
 from ..models import STATUSES
-from ..topics import taxonomy
+from ..taxonomy import taxonomy
 from .model import FacetValue, SearchRequest
 from .query import Filters
 

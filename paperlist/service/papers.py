@@ -16,7 +16,7 @@ from ..models import LINK_KINDS, Paper
 from ..richtext import render_block, render_inline, render_markdown
 from ..search.similar import similar_papers
 from ..store.rows import Card
-from ..topics import taxonomy
+from ..taxonomy import taxonomy
 from .errors import N_, Ambiguous, Moved, NotFound
 from .home import Home
 from .paths import author_path, paper_path, topic_path, venue_path

@@ -15,7 +15,7 @@ from .. import venues as venue_registry
 from ..models import STATUSES
 from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, SearchRequest
 from ..search.query import RATING_MAX, RATING_MIN, RatingRange, parse_ratings, parse_years, resolve_status
-from ..topics.taxonomy import taxonomy
+from ..taxonomy import taxonomy
 from .errors import N_, BadRequest
 
 YEAR_RANGE = (1900, 2100)

@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import TypedDict
 
 from .. import venues as venue_registry
-from ..topics import taxonomy
+from ..taxonomy import Topic, taxonomy
 from ..topics.stats import AreaCounts, TopicCounts, TopicStats, overview, stored_detail, topic_detail
-from ..topics.taxonomy import Topic
 from .errors import N_, BadRequest, Moved, NotFound
 from .home import Home
 from .papers import summary

@@ -14,7 +14,7 @@ from ..models import ACCEPTED_STATUSES
 from ..sources import SOURCE_TITLES
 from ..store import ListFilter
 from ..store.rows import CorpusStats, VenueRow, VenueYear, YearSourceFile
-from ..topics.taxonomy import taxonomy
+from ..taxonomy import taxonomy
 from .errors import N_, BadRequest, Moved, NotFound
 from .home import Home
 from .papers import summary

@@ -4,6 +4,6 @@ statistics for pages and the API (stats.py)."""
 
 from __future__ import annotations
 
-from .taxonomy import Taxonomy, TaxonomyError, Topic, taxonomy
+from ..taxonomy import Taxonomy, TaxonomyError, Topic, taxonomy
 
 __all__ = ["Taxonomy", "TaxonomyError", "Topic", "taxonomy"]

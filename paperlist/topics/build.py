@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from ..store import Store
+from ..taxonomy import taxonomy
 from . import source_labels
 from .assign import assign_store, assignment_rows
 from .evidence import Assigner, packaged_weights
 from .stats import all_details
-from .taxonomy import taxonomy
 from .textprobe import CACHE_FILE
 
 

@@ -17,8 +17,8 @@ import re
 from importlib import resources
 
 from ..store import TopicDoc
+from ..taxonomy import Taxonomy, taxonomy
 from .match import Matcher
-from .taxonomy import Taxonomy, taxonomy
 
 TITLE_W, KEYWORD_W, ABSTRACT_W = 3.0, 2.5, 1.0
 AREA_TOPIC = 2.0             # the source's primary area names this topic

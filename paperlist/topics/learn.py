@@ -24,10 +24,10 @@ from importlib import resources
 from pathlib import Path
 
 from ..store import STORE_FILE, Store, TopicDoc
+from ..taxonomy import Taxonomy
 from .evidence import WEIGHTS_FILE, Assigner
 from .match import Matcher
 from .source_labels import Label, blind, held_out, label
-from .taxonomy import Taxonomy
 
 # A label accepts a whole set of topics (a "Computer Vision" track paper may be about any vision
 # topic), so unbounded multipliers learn shortcuts such as "vision" -> vision-language, which the

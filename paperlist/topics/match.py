@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .taxonomy import Taxonomy
+from ..taxonomy import Taxonomy
 
 _WORD = re.compile(r"[a-z0-9]+")
 # A crude English singular, applied to whole texts by two C-speed substitutions (terms and texts

@@ -20,7 +20,7 @@ import hashlib
 from dataclasses import dataclass, replace
 
 from ..store import TopicDoc
-from .taxonomy import taxonomy
+from ..taxonomy import taxonomy
 
 HELD_OUT_EVERY = 4            # one labelled paper in 4 is never learned from
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import TypedDict
 
 from ..store import Store
-from .taxonomy import Topic, taxonomy
+from ..taxonomy import Topic, taxonomy
 
 
 class TopicCounts(TypedDict):

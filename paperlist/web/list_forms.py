@@ -19,6 +19,7 @@ from ..service import list_import as li
 from ..service import lists as sl
 from ..service.paths import list_path
 from . import i18n
+from .error_page import error_page
 from .limits import MAX_IMPORT_BYTES
 
 Form = dict[str, Any]
@@ -42,8 +43,6 @@ async def _form(request: Request) -> Form:
 def _handler(act: Callable[[Request, Form], str]) -> Callable[[Request], Awaitable[Response]]:
     """A form route: read the form, run ``act`` in a thread (it writes), go back where it says."""
     async def handler(request: Request) -> Response:
-        from .pages import error_page
-
         try:
             form = await _form(request)
             target = await anyio.to_thread.run_sync(act, request, form)

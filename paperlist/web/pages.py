@@ -18,18 +18,19 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
-from ..service import Ambiguous, BadRequest, Home, Moved, ServiceError
+from ..service import BadRequest, Home, Moved, ServiceError
 from ..service.errors import N_
-from ..service.papers import citation, summaries
+from ..service.papers import citation
 from ..service.replicas import follow_status
 from ..service.resolve import MAX_BYTES, decode_upload
 from ..service.semantic_status import semantic_status
 from . import i18n
+from .error_page import error_page
 from .list_forms import form_routes
 from .problems import http_problem, is_api_path
 from .render import STATIC_FILES, cached_response, render, static_version
 from .views.apidocs import build_api_docs
-from .views.base import Ctx, card
+from .views.base import Ctx
 from .views.lists import build_list, build_shared, build_start
 from .views.papers import build_author, build_paper
 from .views.resolve import build_resolve
@@ -69,14 +70,6 @@ def redirect(request: Request, r: Moved) -> Response:
     if "?" not in location and request.url.query:
         location += "?" + request.url.query
     return RedirectResponse(location, status_code=301 if r.permanent else 302)
-
-
-def error_page(request: Request, e: ServiceError) -> Response:
-    data = {"page": "error", "status": e.status, "message": e.message, "detail": e.detail,
-            "ids": getattr(e, "ids", []), "hints": e.hints}
-    if isinstance(e, Ambiguous):
-        data["papers"] = [card(c) for c in summaries(request.app.state.home, e.ids[:50])]
-    return render(request, "error.html", data, status=e.status)
 
 
 # --- handlers -------------------------------------------------------------------------------

@@ -127,4 +127,4 @@ def parse(text: str) -> Taxonomy:
 @lru_cache(maxsize=1)
 def taxonomy() -> Taxonomy:
     """The packaged taxonomy (parsed once)."""
-    return parse(resources.files("paperlist.topics").joinpath("taxonomy.toml").read_text("utf-8"))
+    return parse(resources.files("paperlist").joinpath("taxonomy.toml").read_text("utf-8"))
