@@ -4,6 +4,7 @@ real corpus when ../shared/data is present."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import http.server
 import os
 import shutil
@@ -55,7 +56,8 @@ def publish_vectors(home: Path, near: Callable[[str], bool], pull: float, seed: 
     store = Store(home / "paperlist.db", readonly=True)
     rng = np.random.default_rng(seed)
     shared = rng.normal(size=384)
-    rows, cache, vecs = [], {}, {}
+    rows, cache = [], {}
+    vecs: dict[str, object] = {}
     for pid, venue, year, title, _abstract in store.iter_embed_items():
         v = rng.normal(size=384) + (pull * shared if near(title) else 0)
         v = (v / np.linalg.norm(v)).astype(np.float32)
@@ -148,9 +150,6 @@ def serve_dir(root: Path, delay: float = 0.0) -> Iterator[str]:
     yields its base URL."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *a: object, **k: object) -> None:
-            super().__init__(*a, directory=str(root), **k)  # type: ignore[misc]
-
         def do_GET(self) -> None:
             if delay:
                 time.sleep(delay)
@@ -159,7 +158,7 @@ def serve_dir(root: Path, delay: float = 0.0) -> Iterator[str]:
         def log_message(self, *a: object) -> None:
             pass
 
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
     try:
@@ -219,14 +218,14 @@ def web_store(web_home: Path) -> Store:
 
 
 @pytest.fixture(scope="session")
-def web_app(web_home: Path, web_store: Store):  # type: ignore[no-untyped-def]
+def web_app(web_home: Path, web_store: Store):
     from paperlist.web.app import Settings, create_app
 
     return create_app(Settings(home=web_home, store=web_store))
 
 
 @pytest.fixture(scope="session")
-def client(web_app):  # type: ignore[no-untyped-def]
+def client(web_app):
     from starlette.testclient import TestClient
 
     # a loopback peer: exempt from the rate limit, as a local user is ("testclient" is not an address)

@@ -24,7 +24,7 @@ def _pairs(rng: random.Random) -> list[tuple[str, str, str]]:
     'continual learning'; 6 say 大语言模型 and 'LLMs', 4 of them 'large language models' too; 6
     say 强化学习 (which holds 化学) and 'reinforcement learning'; the rest filler (every abstract
     says 'a study of', too common to be anything's English)."""
-    out = []
+    out: list[tuple[str, str, str]] = []
 
     def add(zh: str, en: str) -> None:
         words = " ".join(rng.sample(FILLER, 4))

@@ -66,7 +66,8 @@ def test_a_private_link_with_lists_papers_and_notes(api: TestClient, web_store: 
     d = api.get(f"{API}/lists/{token}/lists/{lid}").json()
     assert [e["id"] for e in d["entries"]] == [spec, acl] and d["entries"][0]["note"] == "read §3 first"
     # a DOI names the paper too; a second list; rename; remove; delete
-    doi = web_store.get_paper(acl).ids.get("doi") if web_store.get_paper(acl) else None
+    acl_paper = web_store.get_paper(acl)
+    doi = acl_paper.ids.get("doi") if acl_paper else None
     second = api.post(f"{API}/lists/{token}/lists", json={"name": "Later"}).json()["id"]
     api.put(f"{API}/lists/{token}/lists/{second}/papers/{doi or acl}")
     assert papers(api, token, second) == [acl]

@@ -127,11 +127,11 @@ def test_star_reload_share_triage_export_import(browser: Any, server: str, web_s
 
     share = page.get_attribute("#share-link", "href")
     found = []
-    for path in (private, private.replace("/en/", "/", 1), share, "/en/lists", "/lists"):
-        page.goto(path)
+    for url in (private, private.replace("/en/", "/", 1), share, "/en/lists", "/lists"):
+        page.goto(url)
         for v in Axe().run(page).response["violations"]:
             if v["impact"] in ("serious", "critical"):
-                found.append((path, v["id"], [n["target"] for n in v["nodes"][:3]]))
+                found.append((url, v["id"], [n["target"] for n in v["nodes"][:3]]))
     assert found == []
     for pg in (page, other):
         assert pg.watch.errors == [] and pg.watch.dialogs == []

@@ -78,7 +78,7 @@ def answers(web_home: Path, web_store: Store) -> dict[str, Any]:
             out[name] = await c.call_tool(tool, args)
         return out
 
-    return _run(web_home, script)  # type: ignore[no-any-return]
+    return _run(web_home, script)
 
 
 def test_tools_are_listed(answers: dict[str, Any]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,7 +79,12 @@ def test_hybrid_keyword_candidates_are_the_exact_top_from_a_tier(corpus: Searche
     plan: paging.Plan = corpus._plan(gen, SearchRequest(q=q))
     tried: list[int] = []
     run = paging.run
-    monkeypatch.setattr(paging, "run", lambda s, todo: tried.append(len(todo)) or run(s, todo))
+
+    def counted(s: Any, todo: list[paging.Step]) -> list[paging.Addr]:
+        tried.append(len(todo))
+        return run(s, todo)
+
+    monkeypatch.setattr(paging, "run", counted)
     got = corpus._keyword_candidates(gen, plan)
     full = paging.relevance(gen.searcher, plan.query(), 0, 100)
     assert [a for _, a in got] == [a for _, a in full]

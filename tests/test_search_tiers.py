@@ -5,6 +5,7 @@ thresholds are lowered to make every eligible query use tiers."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tantivy import Occur
@@ -39,9 +40,14 @@ def test_tiered_pages_equal_full_ranking(searcher: Searcher, q: str, parallel: b
     monkeypatch.setattr(rank, "TIER_MIN_MATCHES", 0)
     monkeypatch.setattr(paging, "TIER_MIN_MATCHES", 0)
     monkeypatch.setattr(paging, "BROAD", 0)
-    tiers = []
+    tiers: list[bool] = []
     run = paging.run
-    monkeypatch.setattr(paging, "run", lambda s, todo, *a: tiers.append(len(todo) > 1) or run(s, todo, *a))
+
+    def counted(s: Any, todo: list[paging.Step], *a: Any) -> list[paging.Addr]:
+        tiers.append(len(todo) > 1)
+        return run(s, todo, *a)
+
+    monkeypatch.setattr(paging, "run", counted)
     assert {p: _ids(searcher, q, *p) for p in pages} == full
     assert all(tiers) and tiers
 

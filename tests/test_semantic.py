@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from paperlist.models import Paper
 from paperlist.search import Searcher, SearchRequest
 from paperlist.search.query import parse
 from paperlist.search.semantic import SemanticRanker, rrf, wants_semantic
@@ -77,6 +79,12 @@ def _pid(home: Path, title: str) -> str:
     return next(i for i, t, *_ in Store(home / "paperlist.db", readonly=True).plain_titles() if t == title)
 
 
+def _paper(home: Path, pid: str) -> Paper:
+    paper = Store(home / "paperlist.db", readonly=True).get_paper(pid)
+    assert paper is not None, pid
+    return paper
+
+
 def test_vector_index_search_scope_and_neighbours(vec_home: tuple[Path, dict[str, object]]) -> None:
     from paperlist.index.vectorindex import VectorIndex
 
@@ -87,8 +95,8 @@ def test_vector_index_search_scope_and_neighbours(vec_home: tuple[Path, dict[str
     assert vi.search(vecs[pid], 3)[0][0] == pid
     near = vi.neighbours(pid, 5)
     assert (pid not in [p for p, _ in near]
-            and "Diffusion" in Store(home / "paperlist.db", readonly=True).get_paper(near[0][0]).title)
-    venue = Store(home / "paperlist.db", readonly=True).get_paper(pid).venue
+            and "Diffusion" in _paper(home, near[0][0]).title)
+    venue = _paper(home, pid).venue
     rows = vi.scope([venue], None, None)
     assert rows is not None and all(vi.ids[r] != "" for r in rows)
     assert {p for p, _ in vi.search(vecs[pid], 50, rows=rows)} <= {vi.ids[r] for r in rows}
@@ -109,7 +117,7 @@ def test_semantic_and_hybrid_search(vec_home: tuple[Path, dict[str, object]],
     hyb = s.search(SearchRequest(q=q))                       # auto: long query + vectors = hybrid
     assert hyb.interpreted["mode"] == "hybrid" and pid in [h.id for h in hyb.hits[:3]]
     # filters and field clauses still restrict the fused list
-    venue = Store(home / "paperlist.db", readonly=True).get_paper(pid).venue
+    venue = _paper(home, pid).venue
     assert all(h.venue != venue
                for h in s.search(SearchRequest(q=q + f" -venue:{venue}", mode="semantic")).hits)
     assert all(h.year == 2017
@@ -178,7 +186,7 @@ def test_embedding_evidence_does_not_overrule_the_sources_area(tmp_path: Path) -
     vectors = VectorIndex.open(tmp_path)
     assert vectors is not None and len(vectors) == len(docs)
 
-    def main_topic(**kw: object) -> str:
+    def main_topic(**kw: Any) -> str:
         return next(a.topics[0][0] for a in assign_all(docs, **kw) if a.paper_id == "x")
 
     assert main_topic() == "reinforcement-learning"
@@ -221,7 +229,8 @@ def test_vector_probe_carries_source_labels_to_unlabelled_papers(tmp_path: Path)
     assert vectors is not None
 
     a = Assigner()
-    assert a.tax.topics[confirmed(a, docs[0], a.evidence(docs[0]))].slug == "reinforcement-learning"
+    labelled = confirmed(a, docs[0], a.evidence(docs[0]))
+    assert labelled is not None and a.tax.topics[labelled].slug == "reinforcement-learning"
     assert confirmed(a, docs[-1], a.evidence(docs[-1])) is None           # unlabelled
     probe = probe_from_docs(a, docs, vectors)
     assert probe is not None and probe.examples == 220

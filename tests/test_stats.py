@@ -177,7 +177,7 @@ def test_statistics_converge_after_an_interrupted_build(tmp_path: Path) -> None:
         raise KeyboardInterrupt
 
     real = st.replace_stats
-    st.replace_stats = lambda rows, ranks, fp: real(dies(rows), ranks, fp)  # type: ignore[method-assign]
+    st.replace_stats = lambda rows, ranks, fingerprint: real(dies(rows), ranks, fingerprint)  # type: ignore[method-assign]
     with pytest.raises(KeyboardInterrupt):
         build_stats(st)
     assert st.venue_year_stats("iclr", 2022) == before and not is_current(st)   # nothing half-written

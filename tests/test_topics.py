@@ -432,8 +432,12 @@ def test_text_probe_cache_is_kept_until_the_examples_change_enough(tmp_path: Pat
     stamp = cache.stat().st_mtime_ns
     fits: list[int] = []
     real_fit = textprobe._fit
-    monkeypatch.setattr(textprobe, "_fit",
-                        lambda *args: fits.append(1) or real_fit(*args))  # counts, still fits
+
+    def counted_fit(pairs: list[tuple[str, str, int]], n_topics: int) -> textprobe.TextProbe | None:
+        fits.append(1)                                              # counts, still fits
+        return real_fit(pairs, n_topics)
+
+    monkeypatch.setattr(textprobe, "_fit", counted_fit)
     again = textprobe.fit_text_probe(examples, len(a.tax.topics), cache=cache)
     assert again is not None and fits == [] and cache.stat().st_mtime_ns == stamp
     assert np.allclose(again.proba(docs[-3:]), first.proba(docs[-3:]))

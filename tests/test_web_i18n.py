@@ -34,6 +34,7 @@ def test_chinese_catalog_is_chinese() -> None:
     for m in cat:
         if not m.id or (m.id if isinstance(m.id, str) else m.id[0]) in terms:
             continue
+        assert m.string is not None, m.id
         s = m.string if isinstance(m.string, str) else m.string[0]
         assert re.search(r"[\u4e00-\u9fff]", s), (m.id, s)
 
@@ -43,6 +44,7 @@ def test_placeholders_survive_translation() -> None:
         if not m.id:
             continue
         ids = [m.id] if isinstance(m.id, str) else list(m.id)
+        assert m.string is not None, m.id
         strings = [m.string] if isinstance(m.string, str) else list(m.string)
         want = set(re.findall(r"%\(\w+\)s", ids[0]))
         for s in strings:

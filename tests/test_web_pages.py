@@ -302,7 +302,8 @@ def test_no_inline_script_or_style(client: Any, ids: dict[str, str]) -> None:
             assert not any(k.startswith("on") for k in attrs), (path, tag, attrs)
             assert "style" not in attrs, (path, tag, attrs)
             if tag == "script":
-                assert attrs.get("src", "").startswith("/static/"), path
+                src = attrs.get("src", "")
+                assert src is not None and src.startswith("/static/"), path
             if tag == "style":
                 raise AssertionError(f"inline <style> on {path}")
 
@@ -354,16 +355,27 @@ def test_threads_asking_a_new_home_at_once_share_its_cache_and_searcher(
     import time
 
     import paperlist.service.home as service_home
+    from paperlist.search.backend import SearchBackend
     from paperlist.store import Store
 
     stamp = Store.data_stamp
-    monkeypatch.setattr(Store, "data_stamp", lambda self: time.sleep(0.05) or stamp(self))   # widen the race
+
+    def slow_stamp(self: Store) -> str:
+        time.sleep(0.05)                                    # widen the race
+        return stamp(self)
+
+    monkeypatch.setattr(Store, "data_stamp", slow_stamp)
     home = service_home.Home(web_home, store=web_store, find_searcher=False)
     assert len({id(c) for c in _at_once(8, lambda: home.cache)}) == 1
     opened: list[int] = []
     real = service_home.open_searcher
-    monkeypatch.setattr(service_home, "open_searcher",
-                        lambda path: opened.append(1) or time.sleep(0.05) or real(path))
+
+    def slow_open(path: Path) -> SearchBackend | None:
+        opened.append(1)
+        time.sleep(0.05)
+        return real(path)
+
+    monkeypatch.setattr(service_home, "open_searcher", slow_open)
     home = service_home.Home(web_home, store=web_store)
     searchers = _at_once(8, lambda: home.searcher)
     assert len(opened) == 1 and len({id(x) for x in searchers}) == 1 and searchers[0] is not None
