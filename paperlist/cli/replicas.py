@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..service import Home
-from ..service.replicas import DRAIN_FILE, PublishError, SyncError, follow_once, publish, rollback
+from ..service.replicas import PublishError, SyncError, drain, follow_once, publish, rollback
 from .background import parse_duration
 from .common import catch_store_errors, echo_json, fail, home_dir, with_home
 
@@ -36,8 +36,9 @@ def publish_cmd(out: Path, keep: int, as_json: bool) -> None:
     """Write a consistent snapshot of the home into DIR, for followers (`serve --follow URL`).
 
     The store is copied with SQLite's backup API, the live index and vector generations go with
-    it, and every file is cut into content-defined chunks stored once under their sha256: a
-    snapshot that changes one venue adds only the chunks that changed. DIR/LATEST names the newest
+    it, and every file is cut into chunks stored once under their sha256 (the store in blocks of
+    whole pages, the rest content-defined): a snapshot that changes one venue adds only the
+    chunks that changed. DIR/LATEST names the newest
     snapshot; serve DIR with any static web server (or copy it to an object store)."""
     try:
         report = publish(Home(home_dir()), out, keep=keep,
@@ -112,13 +113,9 @@ def drain_cmd(wait: float, undo: bool) -> None:
     """Take this server out of its load balancer before a restart: /healthz answers 503
     "draining", requests keep being served, and the command returns after --wait seconds (a
     systemd unit's ExecStop, before the server is stopped)."""
-    flag = home_dir() / DRAIN_FILE
-    if undo:
-        flag.unlink(missing_ok=True)
-        return
-    flag.parent.mkdir(parents=True, exist_ok=True)
-    flag.write_text(f"{time.time():.0f}\n", "utf-8")
-    time.sleep(wait)
+    drain(home_dir(), on=not undo)
+    if not undo:
+        time.sleep(wait)
 
 
 def _size_option(name: str, value: str | None) -> int | None:

@@ -12,7 +12,7 @@ import click
 
 from ..lists import redact_url
 from ..service import STORE_FILE, Home
-from ..service.replicas import DRAIN_FILE
+from ..service.replicas import drain
 from ..snapshots.layout import LIVE
 from .common import catch_store_errors, fail, home_dir, with_home
 
@@ -128,8 +128,8 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     env["PAPERLIST_HOME"] = str(home)
     env["PAPERLIST_BASE_URL"] = base
     env["PAPERLIST_ALLOWED_HOSTS"] = ",".join(_csv(allowed_hosts))
-    env["PAPERLIST_DRAIN_FILE"] = str(root / DRAIN_FILE)
-    (root / DRAIN_FILE).unlink(missing_ok=True)      # a drain before a restart ends with the restart
+    # a drain before a restart ends with the restart
+    env["PAPERLIST_DRAIN_FILE"] = str(drain(root, on=False))
     if follow_url is not None:
         env["PAPERLIST_FOLLOW"] = f"{root}\t{follow_s}"
     lists = Home(root, lists_url=lists_url or None, find_searcher=False)

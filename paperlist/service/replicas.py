@@ -15,6 +15,7 @@ from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from ..files import write_atomic
 from ..index import fulltext
 from ..snapshots import layout
 from ..snapshots.chunks import AVG_BYTES, DB_BLOCK
@@ -29,8 +30,20 @@ from .home import Home
 DRAIN_FILE = "DRAIN"
 Say = Callable[[str], None]
 
-__all__ = ["DRAIN_FILE", "PublishError", "PublishReport", "SyncError", "SyncReport", "follow_once",
+__all__ = ["DRAIN_FILE", "PublishError", "PublishReport", "SyncError", "SyncReport", "drain", "follow_once",
            "follow_status", "publish", "rollback"]
+
+
+def drain(root: Path, on: bool) -> Path:
+    """Take the server of ``root`` out of its load balancer (its /healthz answers 503 "draining"
+    while the flag exists) or put it back; the flag's path (the server reads it)."""
+    flag = root / DRAIN_FILE
+    if on:
+        flag.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(flag, lambda f: f.write(f"{time.time():.0f}\n".encode()))
+    else:
+        flag.unlink(missing_ok=True)
+    return flag
 
 
 def publish(home: Home, out: Path, keep: int = 3, chunk_bytes: int = AVG_BYTES, db_block: int = DB_BLOCK,
