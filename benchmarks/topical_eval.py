@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -50,6 +51,7 @@ from rapidfuzz import fuzz
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from paperlist.search import Searcher, SearchRequest, glossary
+from paperlist.search.weights import DEFAULT_WEIGHTS
 
 HERE = Path(__file__).resolve().parent / "topical"
 _ALNUM = re.compile(r"[^a-z0-9]+")
@@ -165,6 +167,8 @@ def main() -> None:
                     help="print the unjudged papers of the current top 10s (TSV)")
     ap.add_argument("--pool-deep", action="store_true", help="with --pool: also our positions 11-20")
     ap.add_argument("--verbose", action="store_true", help="print a per-query table")
+    ap.add_argument("--listed-weight", type=float, default=None,
+                    help="the weight of a curated list's heading (search/weights.py listed), to try others")
     ap.add_argument("--mode", default="auto", choices=["auto", "keyword", "semantic", "hybrid"],
                     help="our search mode (auto, as the site runs it, is keyword search without vectors)")
     args = ap.parse_args()
@@ -174,7 +178,9 @@ def main() -> None:
         tmp = tempfile.TemporaryDirectory(prefix="topical-")
         args.workdir = Path(tmp.name)
     index = baseline_index(db, args.workdir)
-    searcher = Searcher(args.home)
+    weights = DEFAULT_WEIGHTS if args.listed_weight is None else \
+        replace(DEFAULT_WEIGHTS, listed=args.listed_weight)
+    searcher = Searcher(args.home, weights)
     queries = read_tsv(args.queries)
     grades: dict[str, dict[str, int]] = defaultdict(dict)
     canon: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))   # qid -> work -> ids

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from . import merge
+from .curated.folder import is_lists_folder
+from .curated.read import ReadReport
 from .pool import process_pool
 from .sources import SourceError, companion, detect, expand, load_path, load_url
 from .store import FileCounts, FileState, PaperCounts, Store, encode_record
@@ -48,6 +50,7 @@ class IngestReport:
     papers: PaperCounts = field(default_factory=PaperCounts)
     blocks_merged: int = 0
     seconds: float = 0.0
+    lists: ReadReport | None = None           # the curated reading lists read (service.derived)
 
     @property
     def failed(self) -> int:
@@ -64,6 +67,7 @@ class IngestReport:
         return {"files": [{**asdict(f), "problems": f.problems[:20]} for f in self.files],
                 "totals": asdict(self.totals()),
                 "papers": asdict(self.papers), "failed": self.failed, "blocks_merged": self.blocks_merged,
+                "lists": self.lists.to_dict() if self.lists else None,
                 "seconds": round(self.seconds, 2)}
 
 
@@ -104,7 +108,7 @@ def ingest(store: Store, targets: list[str], fmt: str | None = None, force: bool
     for target in targets:
         explicit = not Path(target).is_dir()
         found = list(expand(target))
-        if not found:
+        if not found and not is_lists_folder(Path(target)):
             report.files.append(FileReport(target, "failed", error="no data files found"))
         work.extend(_Job(name, path, explicit, fmt, known) for name, path in found)
     first: dict[str, str] = {}            # file key -> the file of this run that holds it

@@ -217,7 +217,8 @@ def test_new_origins_are_offered_under_their_readers_names() -> None:
     from paperlist.sources import READERS
 
     assert set(NEW_SOURCES) <= set(origins.ORIGINS)
-    assert set(origins.ORIGINS) <= set(READERS)
+    # the curated reading lists are no paper source: paperlist/curated reads them, not a reader
+    assert set(origins.ORIGINS) - {"curated"} <= set(READERS)
 
 
 def test_plan_maps_the_2026_repositories_to_the_shared_layout(tmp_path: Path) -> None:
@@ -320,3 +321,33 @@ def test_fetch_of_the_2026_origins_lands_in_the_shared_layout(tmp_path: Path) ->
         assert (dest / local).read_bytes() == body
     assert (dest / "www2026" / "www2026-main-research-track---rfp.csv").read_text() == \
         "thewebconf2026/www2026 accepted/Accepted papers - Main proceedings - Main Research track - rfp.csv\n"
+
+
+def test_curated_lists_download_at_their_commits_and_read_without_a_manifest(tmp_path: Path) -> None:
+    """The catalog names each list's commit and files: no GitHub API call (its 60 an hour would not
+    cover 178 lists), each file from the raw host at that commit, into ``curated-lists/``, which
+    ingest then reads with the catalog standing for the manifest."""
+    import gzip
+
+    from paperlist.curated.folder import catalog
+
+    rows = {r["repo"]: r for r in catalog()}
+    plan = origins.plan(["curated"], api="http://127.0.0.1:9", raw="https://r", timeout=2)
+    assert len({d.local.split("/")[1] for d in plan}) == len(rows) >= 170
+    some = next(d for d in plan if d.local.startswith("curated-lists/thunlp+GNNPapers/"))
+    assert some.url == f"https://r/thunlp/GNNPapers/{rows['thunlp/GNNPapers']['commit']}/README.md"
+    www = tmp_path / "www"
+    commit = rows["thunlp/GNNPapers"]["commit"]
+    (www / "thunlp" / "GNNPapers" / commit).mkdir(parents=True)
+    src = shared_data("curated-lists/thunlp+GNNPapers/README.md.gz")
+    (www / "thunlp" / "GNNPapers" / commit / "README.md").write_bytes(gzip.decompress(src.read_bytes()))
+    dest = tmp_path / "sources"
+    with serve_dir(www) as url:
+        wanted = [d for d in origins.plan(["curated"], api=url, raw=url, timeout=5) if "GNNPapers" in d.url]
+        rep = origins.fetch(wanted, dest)
+    assert (rep.fetched, rep.failed) == (1, [])
+    home = tmp_path / "home"
+    r = run_cli(home, "ingest", "--json", str(PAPERCOPILOT), str(dest / "curated-lists"))
+    assert r.exit_code == 0, r.output
+    lists = json.loads(r.stdout)["lists"]
+    assert (lists["lists"], lists["read"]) == (1, 1) and lists["entries"] > 400

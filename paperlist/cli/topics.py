@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 import click
 
+from ..curated.match import MatchReport
 from ..service.derived import DerivedReport
 from ..stats import StatsReport
 from ..taxonomy import taxonomy
@@ -26,7 +27,20 @@ def derived_report(out: dict[str, Any], derived: DerivedReport | None, as_json: 
     else:
         print_assign(derived.topics, timed)
         print_stats_build(derived.stats, timed)
+        if derived.lists is not None:
+            print_lists(derived.lists, timed)
         print_build(derived.index, timed)
+
+
+def print_lists(rep: MatchReport, timed: bool = True) -> None:
+    """The curated lists' line: entries matched to our papers (the per-list shares are in the JSON
+    report and ``paperlist lists``)."""
+    if rep.skipped:
+        click.echo("lists:   current")
+    elif rep.entries:
+        click.echo(f"lists:   {len(rep.lists):,} curated lists, {rep.matched:,} of {rep.entries:,} entries"
+                   f" ({rep.matched / rep.entries:.1%}) matched to {rep.papers:,} papers"
+                   + (f" in {rep.seconds:.1f}s" if timed else ""))
 
 
 def print_stats_build(rep: StatsReport, timed: bool = True) -> None:

@@ -100,6 +100,11 @@ def stem(word: str) -> str:
     return toks[0] if toks else ""
 
 
+def content_stems(text: str) -> list[str]:
+    """The stems of a text's words without its stop words, as a query's content words are."""
+    return [x for x in (stem(w) for w in word_tokens(text) if w not in STOP_WORDS) if x]
+
+
 def word_tokens(text: str) -> list[str]:
     """``words`` tokens of a text (lower case, folded, unstemmed)."""
     return words().analyze(text)

@@ -20,8 +20,11 @@ import orjson
 import tantivy
 
 from .. import venues as venue_registry
+from ..curated.signal import Listed
+from ..curated.signal import mode as curated_mode
 from ..models import ACCEPTED_STATUSES, PENDING_STATUSES, REJECTED_STATUSES
 from ..store import IndexDoc, Store
+from ..store.curated import MATCHED_KEY
 from ..taxonomy import taxonomy
 from ..text import title_key
 from . import analyzers, bridge, generations, writer
@@ -29,13 +32,14 @@ from .prior import TIER_PRIOR, prior
 
 # Bump when the schema or what goes into a field changes: older generations are then rebuilt.
 PRIOR_INDEXED_SINCE = 13      # generations from this version index ``prior`` (tiers.important_papers)
+# 21: the curated lists (``listed`` headings, ``lists``, their count in the prior);
 # 20: the first titles of a topic phrase (``pioneer``, pioneers.py);
 # 19: ``important``, the papers above TIER_PRIOR as one posting list (tiers.important_papers);
 # 18: the words after a hyphen in titles (title_tail, title_join); 17: an abbreviation of words
 # earlier papers wrote is no paper's name (mentions.Name.spells);
 # 16: importance weighs twice, papers known by a coined word (mentions.names); 15: the Chinese
 # bridge; 14: -alize words kept apart (analyzers.protect)
-INDEX_VERSION = 20
+INDEX_VERSION = 21
 INFO_FILE = "paperlist.json"
 
 # Browse order: oral, spotlight, highlight, poster, accepted, unknown, then not accepted.
@@ -66,6 +70,9 @@ def schema() -> tantivy.Schema:
     sb.add_text_field("title_join", tokenizer_name="raw", index_option="basic")
     # the topic phrases this paper's title was among the first to write (pioneers.key), one value each
     sb.add_text_field("pioneer", tokenizer_name="raw", index_option="basic")
+    # the phrases (content stems, "context learn") that several curated reading lists put the
+    # paper under (curated/signal.py topic_keys)
+    sb.add_text_field("listed_topic", tokenizer_name="raw", index_option="basic")
     sb.add_text_field("authors", tokenizer_name="words")          # one value per author (positions gap)
     # people recall first authors ...
     sb.add_text_field("first_author", tokenizer_name="words", index_option="basic")
@@ -83,6 +90,7 @@ def schema() -> tantivy.Schema:
     sb.add_boolean_field("accepted", indexed=True, fast=True)
     # sorts and ranking features
     sb.add_integer_field("citations", fast=True)
+    sb.add_integer_field("lists", fast=True)                       # curated lists that include it
     sb.add_integer_field("browse_rank", fast=True)                # status, then title (global order)
     sb.add_integer_field("title_rank", fast=True)                 # title A-Z, then newest
     # mean review rating: only rated papers have a value (a range never matches an unrated one)
@@ -167,8 +175,10 @@ def build_lock(home: Path) -> AbstractContextManager[None]:
 
 
 def content_fingerprint(store: Store) -> str:
-    """What an index is built from: the papers and their topics."""
-    return f"{store.papers_fingerprint()}:{store.topics_fingerprint() or '-'}"
+    """What an index is built from: the papers, their topics and the curated lists that include
+    them (with the evaluation mode of their signal)."""
+    return (f"{store.papers_fingerprint()}:{store.topics_fingerprint() or '-'}:"
+            f"{store.meta(MATCHED_KEY) or '-'}:{curated_mode()}")
 
 
 def is_current(store: Store, home: Path, fingerprint: str | None = None) -> bool:
@@ -231,7 +241,7 @@ def _previous(root: Path) -> tuple[Path | None, int]:
 
 def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
               work: writer.WorkLink | None = None, novelty: float = 0.0,
-              pioneered: Iterable[str] = ()) -> tantivy.Document:
+              pioneered: Iterable[str] = (), listed: Listed | None = None) -> tantivy.Document:
     title = d.title_plain or d.title
     doc = tantivy.Document()
     doc.add_text("id", d.id)
@@ -246,6 +256,8 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
         doc.add_text("title_join", f"{a} {b}")
     for phrase in pioneered:
         doc.add_text("pioneer", phrase)
+    for key in listed.topics if listed else ():
+        doc.add_text("listed_topic", key)
     for i, (name, key) in enumerate(d.authors):
         text = _author_text(name, key)
         doc.add_text("authors", text)
@@ -285,13 +297,17 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
     if rating is not None:
         doc.add_float("rating", float(rating))
     doc.add_integer("rating_rank", rating_rank)
-    value = prior(d.year, d.accepted, d.venue, d.citations, d.status, bool(d.award), novelty)
+    n_lists = listed.lists if listed else 0
+    doc.add_integer("lists", n_lists)
+    value = prior(d.year, d.accepted, d.venue, d.citations, d.status, bool(d.award), novelty,
+                  listed.count if listed else 0.0)
     doc.add_float("prior", value)
     doc.add_boolean("important", value > TIER_PRIOR)
     doc.add_bytes("doc", orjson.dumps({
         "id": d.id, "title": d.title, "title_plain": title, "authors": [a[0] for a in d.authors],
         "author_keys": [a[1] for a in d.authors], "venue": d.venue, "year": d.year, "status": d.status,
         "accepted": d.accepted, "track": d.track, "citations": d.citations, "rating": rating,
+        **({"lists": n_lists} if n_lists else {}),
         "abstract": d.abstract_plain or (work.borrowed_abstract if work else ""),
         **({"versions": work.others} if work is not None else {})}))
     return doc

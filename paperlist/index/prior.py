@@ -37,6 +37,11 @@ PRIOR_CITED = 0.9
 CITED_FROM, CITED_FULL = 30, 100_000
 PRIOR_NAMED = 0.6
 NAMED_FROM, NAMED_FULL = 5.0, 500.0
+# Curated reading lists (curated/signal.py): a paper that several lists include counts as cited,
+# up to PRIOR_LISTED, from one list (1 + 1 = LISTED_FROM: x1.0) to 15 (LISTED_FULL); the largest
+# part applies.
+PRIOR_LISTED = 0.9
+LISTED_FROM, LISTED_FULL = 2.0, 16.0
 PRIOR_STATUS = {"award": 0.06, "oral": 0.04, "spotlight": 0.02, "highlight": 0.02}
 
 
@@ -47,24 +52,27 @@ def _scale(x: float, lo: float, hi: float) -> float:
     return min(1.0, (math.log10(x) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)))
 
 
-def importance(citations: int | None, status: str | None, award: bool, novelty: float = 0.0) -> float:
-    """The importance part of the prior (see PRIOR_CITED)."""
+def importance(citations: int | None, status: str | None, award: bool, novelty: float = 0.0,
+               listed: float = 0.0) -> float:
+    """The importance part of the prior (see PRIOR_CITED, PRIOR_NAMED and PRIOR_LISTED)."""
     cited = PRIOR_CITED * _scale(1 + max(0, citations or 0), CITED_FROM, CITED_FULL)
     named = PRIOR_NAMED * _scale(novelty, NAMED_FROM, NAMED_FULL)
-    return max(cited, named) + PRIOR_STATUS.get("award" if award else status or "", 0.0)
+    lists = PRIOR_LISTED * _scale(1 + listed, LISTED_FROM, LISTED_FULL)
+    return max(cited, named, lists) + PRIOR_STATUS.get("award" if award else status or "", 0.0)
 
 
 def prior(year: int, accepted: bool, venue: str, citations: int | None = None, status: str | None = None,
-          award: bool = False, novelty: float = 0.0) -> float:
+          award: bool = False, novelty: float = 0.0, listed: float = 0.0) -> float:
     """The ``prior`` field of a paper (see PRIOR_MAIN and PRIOR_CITED)."""
-    base = recency(year) + importance(citations, status, award, novelty)
+    base = recency(year) + importance(citations, status, award, novelty, listed)
     if not accepted:
         return base
     v = venue_registry.get(venue)
     return base + (PRIOR_SUB if v.kind == "workshop" or v.parent else PRIOR_MAIN)
 
 
-MAX_PRIOR = recency(2100) + PRIOR_MAIN + PRIOR_CITED + max(PRIOR_STATUS.values())
+MAX_PRIOR = (recency(2100) + PRIOR_MAIN + max(PRIOR_CITED, PRIOR_NAMED, PRIOR_LISTED)
+             + max(PRIOR_STATUS.values()))
 # Papers with a larger prior (importance) join every tier of a broad query, so the tier bound of
 # the papers outside needs only this prior's factor (x1.10), not MAX_PRIOR's (x1.37).
 TIER_PRIOR = 0.1

@@ -27,6 +27,7 @@ import numpy as np
 import tantivy
 
 from .. import versions
+from ..curated.signal import Listed, Signal
 from ..store import IndexDoc, Store
 from . import analyzers, bridge, docstate, mentions, pioneers
 
@@ -56,9 +57,11 @@ class Features:
     works: dict[str, WorkLink]
     novelty: dict[str, float]
     pioneered: dict[str, tuple[str, ...]]
+    listed: dict[str, Listed] = field(default_factory=dict)    # the curated lists' signal
 
-    def parts(self, d: IndexDoc) -> tuple[WorkLink | None, float, tuple[str, ...]]:
-        return self.works.get(d.id), self.novelty.get(d.id, 0.0), tuple(self.pioneered.get(d.id, ()))
+    def parts(self, d: IndexDoc) -> tuple[WorkLink | None, float, tuple[str, ...], Listed | None]:
+        return (self.works.get(d.id), self.novelty.get(d.id, 0.0), tuple(self.pioneered.get(d.id, ())),
+                self.listed.get(d.id))
 
 
 @dataclass(slots=True)
@@ -86,7 +89,26 @@ def features(store: Store, workdir: Path, status_order: Callable[[str | None], i
     named = mentions.novelty(((pid, year, title, abstract) for pid, _v, year, title, abstract
                               in store.iter_embed_items()), workdir / "mentions")
     return Features(ids, {pid: i for i, pid in enumerate(ids)}, orders, work_links(store), named,
-                    {k: tuple(v) for k, v in first.items()})
+                    {k: tuple(v) for k, v in first.items()}, listed(store))
+
+
+def listed(store: Store) -> dict[str, Listed]:
+    """Each paper's part of the curated lists' signal (curated/signal.py), for papers in a list."""
+    signal = Signal(store.curated_lists(), words=analyzers.content_stems)
+    out: dict[str, Listed] = {}
+    rows: list[tuple[str, dict[str, object]]] = []
+    last = None
+    for pid, name, row in store.iter_paper_lists():
+        if pid != last and last is not None:
+            got = signal.of(rows)
+            if got.lists:
+                out[last] = got
+            rows = []
+        last = pid
+        rows.append((name, row))
+    if last is not None and signal.of(rows).lists:
+        out[last] = signal.of(rows)
+    return out
 
 
 def _order(keys: list[Any]) -> list[int]:

@@ -46,7 +46,7 @@ from .tiers import important_papers
 from .weights import DEFAULT_WEIGHTS, Weights
 
 # sorts by a number: they list only the papers that match closely (see ``search``)
-NUMBER_SORTS = frozenset({"citations", "rating"})
+NUMBER_SORTS = frozenset({"citations", "rating", "listed"})
 
 
 class NoIndex(RuntimeError):

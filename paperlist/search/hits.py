@@ -34,7 +34,8 @@ def hits(s: tantivy.Searcher, plan: Plan, addrs: list[tuple[Any, tantivy.DocAddr
             accepted=d["accepted"], track=d["track"], citations=d["citations"],
             abstract_html=hl.snippet(d["abstract"] or "") if hl else "",
             score=float(score) if isinstance(score, float) else 0.0, rating=d.get("rating"),
-            versions=d.get("versions") or [], landmark=key(addr) in plan.marked))
+            versions=d.get("versions") or [], landmark=key(addr) in plan.marked,
+            lists=int(d.get("lists") or 0)))
     return out
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypedDict
 
-# rating: highest mean review rating first, unrated papers last
-SORTS = ("relevance", "newest", "oldest", "title", "citations", "rating")
+# rating: highest mean review rating first, unrated papers last; listed: in the most curated reading
+# lists first (paperlist/curated), papers in none last
+SORTS = ("relevance", "newest", "oldest", "title", "citations", "rating", "listed")
 # auto: hybrid for natural-language queries when vectors exist
 MODES = ("auto", "keyword", "semantic", "hybrid")
 MAX_PER_PAGE = 100
@@ -64,6 +65,7 @@ class Hit:
     # one of the topic's landmarks (search.landmarks): shown for its importance and meaning, and
     # it may not have the query's words
     landmark: bool = False
+    lists: int = 0                  # the curated reading lists that include it (paperlist/curated)
 
 
 @dataclass(slots=True)

@@ -1,5 +1,6 @@
 """Finding one page of hits for a planned request: by relevance (from a tier of the matches when
-the query is broad, see tiers.py), by year, title, citations or rating, or in browse order."""
+the query is broad, see tiers.py), by year, title, citations, rating or curated lists, or in browse
+order."""
 
 from __future__ import annotations
 
@@ -89,6 +90,8 @@ def steps(plan: Plan, sort: str, browse: bool, offset: int, limit: int,
         return [Step(query, limit, {"offset": offset, "order_by_field": "title_rank", "order": Order.Asc})]
     if sort == "citations":
         return [Step(query, limit, {"offset": offset, "order_by_field": "citations", "order": Order.Desc})]
+    if sort == "listed":    # in the most curated reading lists first (0 for none: those last)
+        return [Step(query, limit, {"offset": offset, "order_by_field": "lists", "order": Order.Desc})]
     if sort == "rating":    # highest mean first, ties in browse order, unrated last (index.writer.features)
         return [Step(query, limit, {"offset": offset, "order_by_field": "rating_rank", "order": Order.Asc})]
     if browse:

@@ -10,6 +10,7 @@ from itertools import pairwise
 import tantivy
 from tantivy import Occur, Query
 
+from ..curated.signal import MAX_KEY_WORDS
 from ..index import pioneers
 from ..names import author_key as _cached_author_key
 from ..text import title_key as _cached_title_key
@@ -123,6 +124,9 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
         first = pioneer(schema, w, list(zip(words, tied or [False] * len(words), strict=True)), df)
         if first is not None:
             out.append(first)
+        heading = listed(schema, w, [x for x in content if x], df)
+        if heading is not None:
+            out.append(heading)
     if 2 <= len(words) <= 5:     # the query may be a person's name
         name = author_key(" ".join(words))
         n = df("author_key", name)
@@ -147,4 +151,22 @@ def pioneer(schema: tantivy.Schema, w: Weights, words: list[tuple[str, bool]],
     except ValueError:          # an index without the field (before version 20)
         return None
     return Part(Query.const_score_query(Query.term_query(schema, "pioneer", phrase), w.pioneer), w.pioneer,
+                in_tier=True)
+
+
+def listed(schema: tantivy.Schema, w: Weights, stems: list[str],
+           df: Callable[[str, str], int]) -> Part | None:
+    """The bonus of the papers that several curated reading lists put under a heading with the
+    query's words in a row ("Federated Learning" above FedAvg, whose title does not say it; the
+    ``listed_topic`` field, curated/signal.py). Only a bonus: a paper must match the query's words
+    to be found at all, so a heading cannot bring in a paper about something else."""
+    if not w.listed or not stems or len(stems) > MAX_KEY_WORDS:
+        return None
+    key = " ".join(stems)
+    try:
+        if not df("listed_topic", key):
+            return None
+    except ValueError:          # an index without the field (before version 21)
+        return None
+    return Part(Query.const_score_query(Query.term_query(schema, "listed_topic", key), w.listed), w.listed,
                 in_tier=True)

@@ -31,6 +31,9 @@ class Weights:
     # a title among the first to write the query as a phrase, which later titles made a topic
     # (index/pioneers.py); a constant
     pioneer: float = 30.0
+    # several curated reading lists put the paper under a heading with the query's words in a row
+    # (a constant)
+    listed: float = 40.0
     author: float = 10.0          # the whole query is an author's name
     fuzzy_df: int = 1             # words in fewer papers than this also match spelling neighbours
     typo_df: int = 30             # words in fewer papers than this also match a common neighbour

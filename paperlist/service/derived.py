@@ -15,9 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..curated import folder as lists_folder
+from ..curated import match as lists_match
+from ..curated.read import read_lists
 from ..index import fulltext
 from ..index.fulltext import BuildReport
-from ..ingest import IngestReport, Progress
+from ..ingest import FileReport, IngestReport, Progress
 from ..ingest import ingest as ingest_files
 from ..stats import StatsReport, build_stats
 from ..stats import is_current as stats_current
@@ -26,8 +29,8 @@ from ..topics.build import AssignReport, assign_topics
 from ..topics.build import is_current as topics_current
 from .home import Home
 
-# Progress of a derived step: (phase, done, total), phase "topics" or "stats" (0/0 when they start)
-# or "index".
+# Progress of a derived step: (phase, done, total), phase "topics", "stats" or "lists" (0/0 when
+# they start) or "index".
 StepProgress = Callable[[str, int, int], None]
 
 
@@ -36,9 +39,11 @@ class DerivedReport:
     topics: AssignReport
     stats: StatsReport
     index: BuildReport
+    lists: lists_match.MatchReport | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"topics": self.topics.to_dict(), "stats": self.stats.to_dict(), "index": self.index.to_dict()}
+        return {"topics": self.topics.to_dict(), "stats": self.stats.to_dict(), "index": self.index.to_dict(),
+                "lists_matched": self.lists.to_dict() if self.lists else None}
 
 
 def refresh(home: Home, store: Store, force: bool = False,
@@ -52,17 +57,21 @@ def refresh(home: Home, store: Store, force: bool = False,
         progress("stats", 0, 0)
     stats = build_stats(store, force=force)
     if progress:
+        progress("lists", 0, 0)
+    lists = lists_match.match_lists(store, force=force)
+    if progress:
         progress("index", 0, 0)      # the index's phase starts here, not at its first document
     index = fulltext.build(store, home.path, force=force,
                            progress=(lambda n, total: progress("index", n, total)) if progress else None)
-    return DerivedReport(topics, stats, index)
+    return DerivedReport(topics, stats, index, lists)
 
 
 def stale(home: Home, store: Store) -> bool:
     """True when the topics, the statistics or the index do not match the papers (or there is no
     usable index)."""
     return fulltext.needs_build(home.path) or not topics_current(store, home.path) \
-        or not stats_current(store) or not fulltext.is_current(store, home.path)
+        or not stats_current(store) or not lists_match.is_current(store) \
+        or not fulltext.is_current(store, home.path)
 
 
 def ingest(home: Home, targets: list[str], fmt: str | None = None, force: bool = False,
@@ -72,8 +81,14 @@ def ingest(home: Home, targets: list[str], fmt: str | None = None, force: bool =
     topics and the index up to date when the papers changed or they are stale."""
     store = home.writable_store()
     rep = ingest_files(store, targets, fmt=fmt, force=force, progress=progress, jobs=jobs)
+    folders = lists_folder.find(targets)
+    if folders:
+        rep.lists = read_lists(store, folders, force=force)
+        for problem in rep.lists.problems:          # a list file that cannot be read fails the run
+            name, _, why = problem.partition(": ")
+            rep.files.append(FileReport(name, "failed", error=why or problem))
     p = rep.papers
-    changed = p.new + p.updated + p.removed > 0
+    changed = p.new + p.updated + p.removed > 0       # changed lists: stale() has the match and the index
     derived = None
     if derive and (changed or stale(home, store)):
         derived = refresh(home, store, force=changed, progress=step_progress)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import unquote, urlsplit
 
+from ..curated.folder import is_lists_folder
 from ..models import Record
 from ..text import title_key
 from .bounded import decompress, max_file_bytes, read_capped, read_regular, too_large
@@ -195,6 +196,9 @@ def expand(target: str) -> Iterator[tuple[str, Path | None]]:
     p = Path(target)
     if p.is_dir():
         for root, dirs, files in os.walk(p):
+            if is_lists_folder(Path(root)):
+                dirs.clear()             # reading lists, not papers: paperlist/curated reads them
+                continue
             dirs.sort()
             for f in sorted(files):
                 fp = Path(root) / f

@@ -17,9 +17,12 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
+from ..curated.folder import FOLDER
+from ..curated.folder import catalog as lists_catalog
 from ..text import slugify
 from .bounded import max_file_bytes, too_large
 from .errors import SourceError
@@ -97,6 +100,7 @@ class Origin:
     ref: str
     local: Callable[[str], str | None]     # repository path -> local path under sources/, or None
     known: Callable[[], list[str]]         # repository paths to use when the listing fails
+    listed: bool = True                    # False: ``known`` is the whole list (a pinned commit)
 
 
 def _papercopilot_local(path: str) -> str | None:
@@ -218,6 +222,26 @@ ORIGINS: dict[str, list[Origin]] = {
 }
 
 
+def _curated_origins() -> list[Origin]:
+    """The curated reading lists of our catalog (curated/catalog.tsv), each at its commit: their
+    files go to ``curated-lists/<owner>+<repo>/`` as ../shared/data has them (uncompressed)."""
+    out = []
+    for row in lists_catalog():
+        repo, files = row.get("repo") or "", [f for f in (row.get("files") or "").split(",") if f]
+        if repo.count("/") != 1 or not files:
+            continue
+        out.append(Origin(repo, row.get("commit") or "HEAD", partial(_curated_local, repo, frozenset(files)),
+                          partial(list, files), listed=False))
+    return out
+
+
+def _curated_local(repo: str, files: frozenset[str], path: str) -> str | None:
+    return f"{FOLDER}/{repo.replace('/', '+', 1)}/{path}" if path in files else None
+
+
+ORIGINS["curated"] = _curated_origins()
+
+
 @dataclass(slots=True)
 class Download:
     url: str
@@ -235,7 +259,8 @@ def plan(sources: list[str] | None = None, api: str | None = None, raw: str | No
         if sources and name not in sources:
             continue
         for o in origins:
-            paths = _list_tree(f"{api}/repos/{o.repo}/git/trees/{o.ref}?recursive=1", timeout) or o.known()
+            tree = f"{api}/repos/{o.repo}/git/trees/{o.ref}?recursive=1"
+            paths = (o.listed and _list_tree(tree, timeout)) or o.known()
             for p in sorted(paths):
                 local = o.local(p)
                 if local:

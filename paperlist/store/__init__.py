@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .base import SCHEMA_VERSION, StoreError
 from .browse import BrowseMixin, ListFilter
+from .curated import CuratedMixin
 from .docs import DocsMixin, IndexDoc
 from .ingest import FileCounts, FileState, IngestMixin, PaperCounts, encode_record, record_block
 from .read import ReadMixin
@@ -13,7 +14,7 @@ from .topics import TopicDoc, TopicsMixin
 STORE_FILE = "paperlist.db"        # the store's file in a home (paperlist.service.Home)
 
 
-class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin, TopicsMixin, ReviewsMixin):
+class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin, TopicsMixin, ReviewsMixin, CuratedMixin):
     """A paperlist SQLite store. ``Store(path)`` creates or migrates it; ``readonly=True`` opens
     an existing one for serving."""
 

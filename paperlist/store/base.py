@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 # from-version -> SQL that upgrades a store to from-version + 1. Add a step whenever schema.sql
 # changes, and bump SCHEMA_VERSION; schema.sql always describes the newest version.
@@ -55,6 +55,16 @@ MIGRATIONS: dict[int, str] = {
             slug TEXT PRIMARY KEY, data TEXT NOT NULL) WITHOUT ROWID;""",
     # Scores taken before decisions carry their snapshot's date ("scores as of 2025-11-22").
     8: """ALTER TABLE paper_reviews ADD COLUMN as_of TEXT;""",
+    # Curated reading lists and the papers their entries name (paperlist/curated).
+    9: """CREATE TABLE IF NOT EXISTS curated_lists (
+            list TEXT PRIMARY KEY, data TEXT NOT NULL, digest TEXT NOT NULL) WITHOUT ROWID;
+          CREATE TABLE IF NOT EXISTS curated_entries (
+            list TEXT NOT NULL, position INTEGER NOT NULL, data TEXT NOT NULL,
+            PRIMARY KEY (list, position)) WITHOUT ROWID;
+          CREATE TABLE IF NOT EXISTS paper_lists (
+            paper_id TEXT NOT NULL, list TEXT NOT NULL, data TEXT NOT NULL,
+            PRIMARY KEY (paper_id, list)) WITHOUT ROWID;
+          CREATE INDEX IF NOT EXISTS paper_lists_list ON paper_lists(list);""",
 }
 
 

@@ -210,3 +210,25 @@ CREATE TABLE IF NOT EXISTS venue_year_stats (
     data  TEXT NOT NULL,
     PRIMARY KEY (venue, year)
 ) WITHOUT ROWID;
+
+-- Curated reading lists (paperlist/curated): each list read from its markdown, as given (one
+-- transaction per list, replaced when its files change), and which papers each entry names.
+CREATE TABLE IF NOT EXISTS curated_lists (
+    list     TEXT PRIMARY KEY,                -- owner/repo
+    data     TEXT NOT NULL,                   -- JSON: commit, date, license, topic, kind, files, url
+    digest   TEXT NOT NULL                    -- of its files: unchanged files are not read again
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS curated_entries (
+    list     TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    data     TEXT NOT NULL,                   -- JSON: title, alternatives, year, ids, headings
+    PRIMARY KEY (list, position)
+) WITHOUT ROWID;
+-- Derived from the two above and the papers (rebuilt when either changed; meta curated_matched).
+CREATE TABLE IF NOT EXISTS paper_lists (
+    paper_id TEXT NOT NULL,
+    list     TEXT NOT NULL,
+    data     TEXT NOT NULL,                   -- JSON: the entries' positions and headings, how matched
+    PRIMARY KEY (paper_id, list)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS paper_lists_list ON paper_lists(list);

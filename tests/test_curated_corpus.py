@@ -1,0 +1,47 @@
+"""The curated reading lists of ../shared/data over the whole corpus: every list read, the share
+of entries matched, the works the field's lists agree on found in them, and a topic search that
+leads with them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paperlist.search import Searcher, SearchRequest
+from paperlist.store import Store
+
+pytestmark = pytest.mark.corpus
+
+
+def _lists_of(store: Store, title: str) -> set[str]:
+    ids = [pid for pid, in store.db.execute("SELECT id FROM papers WHERE title = ?", (title,))]
+    assert ids, title
+    return {name for pid in ids for name, _ in store.paper_lists(pid)}
+
+
+def test_every_list_is_read_and_half_of_the_entries_name_our_papers(corpus_store: Store) -> None:
+    report = corpus_store.curated_report()
+    assert len(report["lists"]) >= 175
+    assert report["entries"] > 90_000
+    # most of the rest are arXiv-only preprints, journals, talks and tools (BENCHMARKS.md)
+    assert 0.45 < report["matched"] / report["entries"] < 0.9
+    assert report["papers"] > 35_000
+
+
+@pytest.mark.parametrize(("title", "least"), [
+    ("A Simple Framework for Contrastive Learning of Visual Representations", 3),
+    ("Momentum Contrast for Unsupervised Visual Representation Learning", 3),
+    ("Communication-Efficient Learning of Deep Networks from Decentralized Data", 2),
+    ("Semi-Supervised Classification with Graph Convolutional Networks", 3),
+])
+def test_the_works_the_field_builds_on_are_in_several_lists(corpus_store: Store, title: str,
+                                                            least: int) -> None:
+    assert len(_lists_of(corpus_store, title)) >= least
+
+
+def test_a_topic_search_leads_with_what_several_lists_agree_on(corpus_home: Path) -> None:
+    """FedAvg's title does not say "federated learning"; lists put it under that heading."""
+    hits = Searcher(corpus_home).search(SearchRequest(q="federated learning")).hits[:10]
+    titles = [h.title for h in hits]
+    assert "Communication-Efficient Learning of Deep Networks from Decentralized Data" in titles
