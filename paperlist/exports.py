@@ -46,7 +46,8 @@ MEDIA_TYPES = {
 }
 EXTENSIONS = {"ris": "ris", "bib": "bib", "csv": "csv", "jsonl": "jsonl", "atom": "atom"}
 CSV_COLUMNS = ("id", "title", "authors", "venue", "venue_name", "year", "status", "accepted", "track",
-               "award", "abstract", "keywords", "doi", "arxiv", "openreview", "pdf", "url", "citations")
+               "award", "abstract", "keywords", "doi", "arxiv", "openreview", "pdf", "url", "citations",
+               "lists")          # lists: how many curated reading lists include the paper (paperlist/curated)
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -72,7 +73,8 @@ def export(store: Store, ids: Iterable[str], fmt: str, record: Callable[[Paper],
     """The export of these papers (at most MAX_ROWS) as text chunks. ``record`` makes a JSON Lines
     record of a paper; ``paper_url`` its page's address (CSV's url column, RIS's first UR).
     ``notes`` (a reading list's note per paper id) are written as BibTeX ``annote``, RIS ``N1``, a
-    CSV ``note`` column and a JSON Lines ``note`` field."""
+    CSV ``note`` column and a JSON Lines ``note`` field. CSV's ``lists`` column counts the curated
+    reading lists that include a paper (JSON Lines records carry the lists: ``record``'s)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r} (use {', '.join(FORMATS)})")
     limited = _first(ids, MAX_ROWS)
@@ -87,8 +89,9 @@ def export(store: Store, ids: Iterable[str], fmt: str, record: Callable[[Paper],
         elif fmt == "ris":
             yield ris.dumps(papers, paper_url, notes)
         elif fmt == "csv":
-            yield "".join(csv_line(csv_row(p, paper_url) + ([safe_cell(note(p.id) or "")] if notes is not None
-                                                            else [])) for p in papers)
+            yield "".join(csv_line(csv_row(p, paper_url, len(store.paper_lists(p.id)))
+                                   + ([safe_cell(note(p.id) or "")] if notes is not None else []))
+                          for p in papers)
         else:
             extra = (lambda p: {"note": note(p.id) or ""}) if notes is not None else (lambda p: {})
             yield "".join(orjson.dumps({**record(p), **extra(p)}, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -172,7 +175,7 @@ def csv_line(cells: Iterable[Any]) -> str:
     return buf.getvalue()
 
 
-def csv_row(p: Paper, paper_url: Callable[[str], str]) -> list[Any]:
+def csv_row(p: Paper, paper_url: Callable[[str], str], lists: int = 0) -> list[Any]:
     v = venues.get(p.venue)
     links = dict(reversed(p.links))          # the first link of each kind
     pdf = links.get("pdf", "")
@@ -180,7 +183,7 @@ def csv_row(p: Paper, paper_url: Callable[[str], str]) -> list[Any]:
             p.accepted, p.track, p.award, p.abstract_plain or p.abstract, "; ".join(p.keywords),
             p.ids.get("doi"), p.ids.get("arxiv"), p.ids.get("openreview"),
             pdf if pdf.startswith(("http://", "https://")) else "", paper_url(p.id),
-            p.citations if p.citations is not None and p.citations >= 0 else None]
+            p.citations if p.citations is not None and p.citations >= 0 else None, lists]
 
 
 # --- Atom -------------------------------------------------------------------------------------

@@ -67,6 +67,8 @@ def _brief(p: Mapping[str, Any]) -> dict[str, Any]:
            "track": p.get("track")}
     if p.get("rating") is not None:
         out["rating"] = p["rating"]
+    if isinstance(p.get("lists"), int) and p["lists"] > 0:      # a search hit's curated lists
+        out["lists"] = p["lists"]
     return out
 
 
@@ -122,15 +124,17 @@ class Tools:
             "auto (default): also by meaning for natural-language queries when vectors exist; semantic: by "
             "meaning only; keyword: words only. Chinese AI terms are translated to English."))] = "auto",
         sort: Annotated[Literal[SORTS], Field(description=(  # type: ignore[valid-type]
-            "relevance, newest, oldest, title, citations, or rating (highest mean review rating "
-            "first, papers without reviews last); citations and rating list only papers with every "
+            "relevance, newest, oldest, title, citations, rating (highest mean review rating "
+            "first, papers without reviews last), or listed (in the most curated reading lists "
+            "first: a hit's lists); citations, rating and listed list only papers with every "
             "query word."))] = "relevance",
         limit: Annotated[int, Field(ge=1, le=50, description="Hits per page.")] = 10,
         page: Annotated[int, Field(ge=1, le=200)] = 1,
     ) -> dict[str, Any]:
         """Search AI conference papers (NeurIPS, ICLR, ICML, CVPR, ACL …) by title, author,
         abstract and keywords. Returns the total, hits (id, title, authors, venue, year, status,
-        mean review rating where known, a passage of the abstract), the busiest venues, years and
+        mean review rating where known, how many curated reading lists include it when any, a
+        passage of the abstract), the busiest venues, years and
         statuses, and a spelling suggestion. Use get_paper with a hit's id for the abstract and
         BibTeX. Filter by mean review rating with rating_min / rating_max or in the query:
         rating:>=6 (also >6, <5, 5..6, 5.5..; rating:6 means at least 6; papers without reviews

@@ -11,7 +11,7 @@ import click
 from .. import exports
 from ..search.model import SORTS
 from ..service import ServiceError, search_request
-from ..service.papers import paper_fields
+from ..service.papers import export_record
 from ..service.paths import paper_path
 from ..service.search import search_ids, total
 from .common import catch_store_errors, current_home, fail, fail_service, with_home
@@ -55,7 +55,8 @@ def export_cmd(query: tuple[str, ...], fmt: str, venues: tuple[str, ...], year: 
         req = search_request(q=q, venues=venues, year=year, statuses=statuses, sort=sort, per_page=1,
                              facets=False, snippets=False)
         matching = total(home, req)
-        for chunk in exports.export(home.store, search_ids(home, req, limit), fmt, record=paper_fields,
+        for chunk in exports.export(home.store, search_ids(home, req, limit), fmt,
+                                    record=export_record(home.store),
                                     paper_url=lambda pid: base + paper_path(pid)):
             output.write(chunk)
     except ServiceError as e:

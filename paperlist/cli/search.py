@@ -41,7 +41,8 @@ The query language (also in the README):
                                  (rating:=6 exactly); unrated papers never match
   -venue:cvpr  -status:rejected  negate a filter
 Malformed syntax (an unbalanced quote, an unknown field, a bad year or rating) is searched
-as text. --sort rating lists the highest mean rating first, unrated papers last.
+as text. --sort rating lists the highest mean rating first, unrated papers last; --sort listed
+the papers in the most curated reading lists first, papers in none last.
 An empty query with filters lists papers: orals first, then spotlights, posters ..., by title.
 
 \b
@@ -165,7 +166,8 @@ def _print_result(res: SearchResult) -> None:
         click.echo(f"{i:>3}. {_terminal(h.title_html)}")
         authors = ", ".join(h.authors[:4]) + (" et al." if len(h.authors) > 4 else "")
         meta = (f"{h.venue_short} {h.year}" + (f" · {h.status}" if h.status else "")
-                + (f" · rating {h.rating:.2f}" if h.rating is not None else ""))
+                + (f" · rating {h.rating:.2f}" if h.rating is not None else "")
+                + (f" · {h.lists} list{'s' if h.lists != 1 else ''}" if h.lists else ""))
         click.echo(f"     {authors or '(no authors listed)'} · {meta}   [{h.id}]")
     for dim, label in (("venue", "venues:"), ("year", "years:"), ("status", "status:")):
         vals = res.facets.get(dim) or []

@@ -20,7 +20,7 @@ from ..lists.store import Item, ListRow
 from ..store.rows import Card
 from .errors import N_, BadRequest, Conflict, NotFound, ServiceError
 from .home import Home
-from .papers import paper_fields, summary
+from .papers import export_record, summary
 from .paths import API_ROOT, list_api_path, list_path, shared_path
 from .requests import ListRequest
 from .types import ListEntry, ListShelf, ReadingList, ReadingListInfo, SeenMarks, StarredPapers
@@ -213,7 +213,8 @@ def export_text(home: Home, items: list[Item], fmt: str, paper_url: Callable[[st
     notes = {pid: it.note for it, pid in current}
     ids = [pid for _it, pid in current]
     if fmt in exports.FORMATS:
-        yield from exports.export(home.store, ids, fmt, record=paper_fields, paper_url=paper_url, notes=notes)
+        yield from exports.export(home.store, ids, fmt, record=export_record(home.store),
+                                   paper_url=paper_url, notes=notes)
         return
     if fmt not in STYLES:
         raise BadRequest(N_("Unknown format."), fmt[:40])

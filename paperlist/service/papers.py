@@ -5,6 +5,8 @@ papers; an author's papers, venues and co-authors; papers similar to one; a pape
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from .. import venues as venue_registry
@@ -15,6 +17,7 @@ from ..cite import ris as ris_writer
 from ..models import LINK_KINDS, Paper
 from ..richtext import render_block, render_inline, render_markdown
 from ..search.similar import similar_papers
+from ..store import Store
 from ..store.rows import Card
 from ..taxonomy import taxonomy
 from .errors import N_, Ambiguous, Moved, NotFound
@@ -23,6 +26,7 @@ from .paths import author_path, paper_path, topic_path, venue_path
 from .reviews import review_place, review_scores
 from .types import (
     CiteText,
+    CuratedList,
     ExternalId,
     Link,
     OtherVersion,
@@ -51,6 +55,8 @@ LINK_LABELS = {
     "openreview-search": N_("Find on OpenReview"),
 }
 ABSTRACT_HEAD = 420          # characters of the abstract a list shows (store cards cut it in SQL)
+_GITHUB = re.compile(r"^https://github\.com/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
 def find_paper(home: Home, ref: str) -> Paper:
@@ -114,9 +120,10 @@ def _ids(p: Paper) -> list[ExternalId]:
     return out
 
 
-def paper_fields(p: Paper) -> PaperFields:
+def paper_fields(p: Paper, lists: list[CuratedList]) -> PaperFields:
     """A paper's plain data: no HTML, no query. The paper resource adds its renderings to it, and
-    the JSON Lines export writes it as is (so a line there and the API's paper have the same fields)."""
+    the JSON Lines export writes it as is (so a line there and the API's paper have the same fields).
+    ``lists``: the curated reading lists that include it (``curated_lists``)."""
     v = venue_registry.get(p.venue)
     cite = bibtex(p)
     return {
@@ -136,11 +143,57 @@ def paper_fields(p: Paper) -> PaperFields:
         "bibtex": cite, "bibtex_from_source": bool(p.bibtex and cite == p.bibtex.strip()),
         "bib_href": paper_path(p.id) + ".bib",
         "sources": sorted({s.split(":", 1)[0] for s in p.sources}),
+        "lists": lists,
     }
 
 
+def curated_lists(store: Store, paper_id: str,
+                  described: dict[str, dict[str, Any]] | None = None) -> list[CuratedList]:
+    """The curated reading lists that include a paper (paperlist/curated): curated lists by name,
+    then whole-conference dumps. ``described``: ``store.curated_lists()``, read once by a caller
+    that asks for many papers."""
+    described = store.curated_lists() if described is None else described
+    out: list[CuratedList] = []
+    for name, row in store.paper_lists(paper_id):
+        info = described.get(name) or {}
+        url = str(info.get("url") or "")
+        if not _GITHUB.match(url):
+            url = "https://github.com/" + quote(name, safe="/")
+        chains = row.get("headings")
+        chains = chains if isinstance(chains, list) else []
+        out.append({"name": name, "url": url, "topic": str(info.get("topic") or ""),
+                    "kind": "dump" if info.get("kind") == "dump" else "curated",
+                    "headings": [[str(h) for h in c] for c in chains if isinstance(c, list)],
+                    "date": str(info.get("date") or ""), "commit": str(info.get("commit") or "")})
+    out.sort(key=lambda x: (x["kind"] == "dump", x["name"].lower(), x["name"]))
+    return out
+
+
+def export_record(store: Store) -> Callable[[Paper], PaperFields]:
+    """What an export writes of a paper (its plain fields, with its curated lists)."""
+    described = store.curated_lists()
+    return lambda p: paper_fields(p, curated_lists(store, p.id, described))
+
+
+def citation_source(store: Store, p: Paper) -> tuple[str | None, str | None]:
+    """The source kind that gave the paper's citation count (the merge takes the largest count of
+    its records), and the count's date when that source gives one (``citations_as_of`` in the
+    record's extra fields); (None, None) when it has no count."""
+    if p.citations is None:
+        return None, None
+    given = p.provenance.get("citations")
+    if given:
+        return given.split(":", 1)[0], None
+    for r in store.paper_records(p.id):
+        if r.citations is not None and r.citations == p.citations:
+            when = r.extra.get("citations_as_of")
+            return r.source, (when[:10] if isinstance(when, str) and _ISO_DATE.match(when) else None)
+    return None, None
+
+
 def paper(home: Home, ref: str) -> PaperDetail:
-    """One paper: its fields, their renderings, its topics, more by its authors, similar papers."""
+    """One paper: its fields, their renderings, its topics, more by its authors, similar papers,
+    the curated reading lists that include it and where its citation count comes from."""
     p = find_paper(home, ref)
     others = other_versions(home, p.id)
     twins = {v["id"] for v in others}
@@ -148,15 +201,20 @@ def paper(home: Home, ref: str) -> PaperDetail:
                             if i not in twins][:12])
     found, method = similar_papers(home.searcher, p, limit=10)
     found = [(i, s) for i, s in found if i not in twins]
-    return {
-        **paper_fields(p),
+    source, as_of = citation_source(home.store, p)
+    out: PaperDetail = {
+        **paper_fields(p, curated_lists(home.store, p.id)),
         "title_html": render_inline(p.title), "abstract_html": render_block(p.abstract),
         "tldr_html": render_inline(p.tldr), "summary_zh_html": render_markdown(p.summary_zh),
         "more_by_authors": more, "versions": others, "topics": paper_topics(home, p),
         "similar": _scored(home, found),
         "similar_method": method, "review_place": review_place(home, p),
         "cite": cite_texts(p), "ris_href": paper_path(p.id) + ".ris",
+        "citations_source": source,
     }
+    if as_of:
+        out["citations_as_of"] = as_of
+    return out
 
 
 def other_versions(home: Home, paper_id: str) -> list[OtherVersion]:

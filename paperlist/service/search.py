@@ -58,14 +58,19 @@ def only_marks(html: str) -> Markup:
 
 def hit_data(h: Hit) -> SearchHit:
     """A hit as plain data: ``title_html`` and ``snippet_html`` are the engine's escaped plain
-    text with <mark> around matches, and no other tag."""
-    return {"id": h.id, "href": paper_path(h.id), "title": h.title,
-            "title_html": str(only_marks(h.title_html)),
-            "authors": [{"name": n, "key": k} for n, k in zip(h.authors, h.author_keys, strict=True)],
-            "venue": h.venue, "venue_short": h.venue_short, "year": h.year, "status": h.status,
-            "accepted": h.accepted, "track": h.track, "citations": h.citations,
-            "rating": h.rating, "snippet_html": str(only_marks(h.abstract_html)), "score": round(h.score, 4),
-            "versions": [other_version(v) for v in h.versions], "landmark": h.landmark}
+    text with <mark> around matches, and no other tag; ``lists`` (the curated reading lists that
+    include it) only when there are any."""
+    d: SearchHit = {"id": h.id, "href": paper_path(h.id), "title": h.title,
+                    "title_html": str(only_marks(h.title_html)),
+                    "authors": [{"name": n, "key": k} for n, k in zip(h.authors, h.author_keys, strict=True)],
+                    "venue": h.venue, "venue_short": h.venue_short, "year": h.year, "status": h.status,
+                    "accepted": h.accepted, "track": h.track, "citations": h.citations,
+                    "rating": h.rating, "snippet_html": str(only_marks(h.abstract_html)),
+                    "score": round(h.score, 4),
+                    "versions": [other_version(v) for v in h.versions], "landmark": h.landmark}
+    if h.lists > 0:
+        d["lists"] = h.lists
+    return d
 
 
 def other_version(v: dict[str, Any]) -> OtherVersion:

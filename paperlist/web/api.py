@@ -117,8 +117,10 @@ async def search(
         "Papers whose mean review rating is at most this."))] = None,
     sort: Annotated[Sort, Query(description=(
         "`newest`/`oldest`: by year, then relevance; `citations`: most cited first; `rating`: highest "
-        "mean review rating first, papers without ratings last. `citations` and `rating` list only "
-        "papers with every query word (a hyphenated word as one), never a looser match."))] = "relevance",
+        "mean review rating first, papers without ratings last; `listed`: in the most curated reading "
+        "lists first (a hit's `lists`), papers in none last. `citations`, `rating` and `listed` list "
+        "only papers with every query word (a hyphenated word as one), never a looser match."))]
+    = "relevance",
     mode: Annotated[Mode, Query(description=(
         "`keyword` (BM25), `semantic` (by meaning: paper vectors), `hybrid` (both, fused by "
         "reciprocal rank), or `auto`: hybrid for natural-language queries when vectors exist. Without "

@@ -34,7 +34,7 @@ def stream(request: Request, ids: Iterable[str], fmt: str, name: str, total: int
     yields (SQLite connections are per worker), ``exports.CHUNK`` papers at a time."""
     store = home(request).store
     base = base_url(request)
-    chunks = exports.export(store, ids, fmt, record=sp.paper_fields,
+    chunks = exports.export(store, ids, fmt, record=sp.export_record(store),
                             paper_url=lambda pid: base + paper_path(pid))
 
     async def body() -> Any:

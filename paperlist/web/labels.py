@@ -48,6 +48,7 @@ SORT = {
     "title": N_("Title"),
     "citations": N_("Citations"),
     "rating": N_("Rating"),
+    "listed": N_("Most listed"),
 }
 
 FACET = {

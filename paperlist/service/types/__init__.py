@@ -21,7 +21,7 @@ from .lists import (
     SeenMarks,
     StarredPapers,
 )
-from .papers import CiteText, PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
+from .papers import CiteText, CuratedList, PaperDetail, PaperFields, PaperVenue, SimilarPaper, SimilarPapers
 from .resolve import DuplicateGroup, ResolveCounts, ResolvedEntry, ResolvedPaper, ResolveReport
 from .reviews import ConferenceStats, ReviewPlace, ReviewScores
 from .search import EmptyReason, Facets, FacetValue, OtherVersion, SearchHit, SearchQuery, SearchResponse
@@ -60,7 +60,7 @@ __all__ = [
     "DuplicateGroup", "ResolveCounts", "ResolveReport", "ResolvedEntry", "ResolvedPaper",
     "ImportReport", "StarredPapers", "ListEntry", "ListLimits", "ListShelf", "ReadingList",
     "ReadingListInfo", "SeenMarks",
-    "CiteText",
+    "CiteText", "CuratedList",
     "EmbedJob", "SemanticStatus",
     "ConferenceStats", "ReviewPlace", "ReviewScores", "VenueStatsRow",
     "AuthorDetail",

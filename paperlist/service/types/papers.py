@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from .common import ExternalId, Link, PaperAuthor, PaperSummary
 from .reviews import ReviewPlace, ReviewScores
@@ -20,6 +20,19 @@ class PaperVenue(TypedDict):
     name: str
     href: str
     year_href: str
+
+
+class CuratedList(TypedDict):
+    """A curated reading list (an "awesome" list on GitHub) that includes the paper
+    (paperlist/curated): all of it untrusted text but ``url``."""
+
+    name: str                   # owner/repo
+    url: str                    # https://github.com/owner/repo
+    topic: str                  # what the list is about ("" when not known)
+    kind: Literal["curated", "dump"]   # "dump": every paper of a conference, not a choice
+    headings: list[list[str]]   # the headings above the paper's entries, outermost first
+    date: str                   # the date of the list's commit read ("" when not known)
+    commit: str
 
 
 class PaperFields(TypedDict):
@@ -53,6 +66,7 @@ class PaperFields(TypedDict):
     bibtex_from_source: bool
     bib_href: str
     sources: list[str]
+    lists: list[CuratedList]    # curated lists first (by name), whole-conference dumps last
 
 
 class CiteText(TypedDict):
@@ -79,6 +93,8 @@ class PaperDetail(PaperFields):
     review_place: ReviewPlace | None
     cite: list[CiteText]
     ris_href: str
+    citations_source: str | None    # the source kind that gave ``citations`` (papercopilot, openalex)
+    citations_as_of: NotRequired[str]   # the date of that count, when the source gives one
 
 
 class SimilarPapers(TypedDict):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from ...search.model import Interpreted
 from .common import AuthorRef, FormatLinks
@@ -36,6 +36,7 @@ class SearchHit(TypedDict):
     score: float
     versions: list[OtherVersion]     # the work's other versions (versions.py), newest first
     landmark: bool                   # one of the topic's landmarks (search.landmarks)
+    lists: NotRequired[int]          # the curated reading lists that include it, when any
 
 
 class FacetValue(TypedDict):

@@ -36,7 +36,7 @@ from .lists import (
     SeenMarks,
     StarredPapers,
 )
-from .papers import CiteText, Paper, PaperVenue, SimilarPaper, SimilarPapers
+from .papers import CiteText, CuratedList, Paper, PaperVenue, SimilarPaper, SimilarPapers
 from .resolve import DuplicateGroup, ResolveCounts, ResolvedEntry, ResolvedPaper, ResolveReport
 from .reviews import (
     ConferenceStats,
@@ -99,7 +99,8 @@ __all__ = [
     "UnderstoodCitation",
     "ConferenceStats", "DimensionFigures", "Ranked", "RankedAuthor", "RatingBin", "RatingFigures",
     "ReviewPlace", "ReviewScores", "VenueStatsRow",
-    "ApiIndex", "CiteText", "ImportReport", "StarredPapers", "ListEntry", "ListLimits", "ListShelf",
+    "ApiIndex", "CiteText", "CuratedList", "ImportReport", "StarredPapers", "ListEntry", "ListLimits",
+    "ListShelf",
     "ReadingList",
     "ReadingListInfo", "SeenMarks",
     "AuthorDetail",

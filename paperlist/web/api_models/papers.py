@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .common import ExternalId, Link, Model, PaperAuthor, PaperSummary, VenueRef
+from .common import ExternalId, Link, Model, PaperAuthor, PaperSummary, VenueRef, optional_key
 from .reviews import ReviewPlace, ReviewScores
 from .search import OtherVersion
 from .topics import TopicRef
@@ -23,6 +23,22 @@ class CiteText(Model):
     text: str = Field(description="The reference in this style, plain text, rendered by citeproc-py from the "
                                   "style's CSL file. Untrusted text: escape it.")
     href: str = Field(description="The reference alone (`/papers/{id}?format=…`, text/plain).")
+
+
+class CuratedList(Model):
+    """A curated reading list (one of the field's "awesome" lists on GitHub) whose entries name the
+    paper. Every field but `url` is the list's own text: untrusted, escape it."""
+
+    name: str = Field(description="The list's repository, `owner/repo`.")
+    url: str = Field(description="The repository on GitHub (`https://github.com/owner/repo`).")
+    topic: str = Field(description="What the list is about, as the data describes it (may be empty).")
+    kind: Literal["curated", "dump"] = Field(description=(
+        "`curated`: a list someone chose papers for; `dump`: every paper of some conferences (weighs "
+        "little; listed last)."))
+    headings: list[list[str]] = Field(description=(
+        "The headings above the paper's entries in the list, outermost first (at most 3 chains)."))
+    date: str = Field(description="The date of the list's commit that was read (ISO 8601; may be empty).")
+    commit: str = Field(description="That commit's hash.")
 
 
 class Paper(Model):
@@ -60,6 +76,11 @@ class Paper(Model):
         "The authors' institutions as a source lists them for the paper, not matched to authors "
         "(e.g. ICML 2026, whose authors are not known yet)."))
     citations: int | None
+    citations_source: str | None = Field(description=(
+        "The source kind that gave `citations` (`papercopilot`: Google Scholar's count as Paper "
+        "Copilot lists it; `openalex`), or null when there is no count."))
+    citations_as_of: str = optional_key("The date of the citation count (ISO 8601), when its source "
+                                        "gives one.")
     countries: list[str] = Field(description="The authors' countries as a source lists them.")
     review: ReviewScores | None = Field(description="Review scores, where a source gives them.")
     links: list[Link]
@@ -71,6 +92,9 @@ class Paper(Model):
     bibtex_from_source: bool
     bib_href: str = Field(description="The BibTeX entry as a file.")
     sources: list[str] = Field(description="The source kinds that list the paper (papercopilot, acl …).")
+    lists: list[CuratedList] = Field(default_factory=list, description=(
+        "The curated reading lists that include the paper: curated lists by name, then whole-conference "
+        "dumps. Their number is a search hit's `lists`, and `sort=listed` orders by it."))
     more_by_authors: list[PaperSummary] = Field(description="Other papers by the same authors.")
     versions: list[OtherVersion] = Field(default_factory=list, description=(
         "Other versions of this work (same title, a shared author, at most 3 years apart), the "

@@ -51,6 +51,9 @@ class SearchHit(PaperBrief):
         "One of the topic's landmarks: among the library's most important papers (1,000+ citations "
         "or a name later papers write) and near the topic's centre by meaning, it is on the first "
         "page whether or not it has the query's words (with paper vectors, auto mode)."))
+    lists: int = optional_key(
+        "How many curated reading lists (the field's \"awesome\" lists on GitHub) include the paper; "
+        "sent only when at least one does (see the paper's `lists`, and `sort=listed`).")
 
 
 class FacetValue(Model):

@@ -13,6 +13,7 @@ from markupsafe import Markup
 from ...service import authors as sa
 from ...service import papers as sp
 from ...service.requests import int_param
+from ...sources import SOURCE_TITLES
 from ..labels import status_key
 from .base import Ctx, card, page_numbers
 
@@ -23,6 +24,16 @@ def _link_buttons(links: list[Any]) -> list[dict[str, Any]]:
     kinds = Counter(link["kind"] for link in links)
     return [{**link, "host": (urlsplit(link["url"]).hostname or "").removeprefix("www.")
              if kinds[link["kind"]] > 1 else ""} for link in links]
+
+
+# What the page calls the source of a citation count (the API gives the source kind).
+CITATION_SOURCES = {"papercopilot": "Paper Copilot (Google Scholar)", "openalex": "OpenAlex",
+                    "semanticscholar": "Semantic Scholar"}
+
+
+def citations_label(kind: str | None) -> str:
+    """The name of the source a citation count comes from ("" for none)."""
+    return "" if not kind else CITATION_SOURCES.get(kind) or SOURCE_TITLES.get(kind) or kind
 
 
 def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
@@ -37,6 +48,7 @@ def build_paper(ctx: Ctx, ref: str) -> dict[str, Any]:
         "topics": [{**t, "name": t["zh"] if ctx.lang == "zh" else t["name"]} for t in d["topics"]],
         "more_by_authors": [card(p) for p in d["more_by_authors"]],
         "similar": [card(p) for p in d["similar"]],
+        "citations_label": citations_label(d["citations_source"]),
     }
 
 
