@@ -67,7 +67,7 @@ def test_non_terminal_ingest_is_a_few_lines_and_a_report_of_every_skipped_record
     assert re.search(r"^papercopilot +2 +2 +0 +0 +0 +3$", r.stdout, re.M)      # the per-source table
     assert "ignored   " in r.stdout and "notes.json: unrecognized file format" in r.stdout
     assert re.search(r"^time:    files \d+\.\ds  merge \d+\.\ds  topics \d+\.\ds  stats \d+\.\ds"
-                     r"  index \d+\.\ds", r.stdout, re.M)
+                     r"  lists \d+\.\ds  index \d+\.\ds", r.stdout, re.M)
     # one time per phase, measured once (issue 45: "stats: … in 13.8s" and "time: … stats 145.3s"
     # named two clocks over different spans)
     assert not re.search(r"^(files|topics|stats|index): .* in \d+\.\ds", r.stdout, re.M), r.stdout
