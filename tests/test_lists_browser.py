@@ -137,3 +137,61 @@ def test_star_reload_share_triage_export_import(browser: Any, server: str, web_s
         assert pg.watch.errors == [] and pg.watch.dialogs == []
     ctx1.close()
     ctx2.close()
+
+
+@pytest.mark.parametrize("lang", ["/en", ""])
+def test_triage_on_the_whole_list(browser: Any, server: str, lang: str) -> None:
+    """Issue 46 item 2: "all" is a compact row per paper with no buttons in its HTML; site.js builds
+    real star and seen buttons from each row's link (one delegated listener), and the keyboard
+    triages as on the cards: j moves, x marks seen and hides, u undoes, a click marks too."""
+    ctx, page = context(browser, server)
+    page.goto(f"{lang}/conferences/neurips/2024?per_page=all")
+    page.wait_for_selector("ol.rows li[data-paper] .seen-btn")
+    ids = visible_ids(page)
+    total = page.get_attribute("ol[data-triage]", "data-total")
+    assert len(ids) == len(set(ids)) == int(total or 0) == 5
+    assert page.locator("ol.rows .star-btn").count() == 5 and page.locator("ol.rows .seen-btn").count() == 5
+    title = page.text_content(f'li[data-paper="{ids[0]}"] > a') or ""
+    seen = "Mark seen" if lang else "标为已看"
+    label = page.get_attribute(f'li[data-paper="{ids[0]}"] .seen-btn', "aria-label")
+    assert label == f"{seen}: {title.strip()}"
+    page.wait_for_function("() => /(^|\\s)0\\s/.test(document.querySelector('.triage-progress').textContent)")
+    page.keyboard.press("j")
+    assert page.evaluate("document.activeElement.closest('li').dataset.paper") == ids[0]
+    page.keyboard.press("x")
+    page.wait_for_selector(f'li[data-paper="{ids[0]}"][hidden]', state="attached")
+    assert not page.is_visible(f'li[data-paper="{ids[0]}"]')                 # hidden means not shown
+    page.wait_for_function("() => /(^|\\s)1\\s/.test(document.querySelector('.triage-progress').textContent)")
+    assert page.evaluate("document.activeElement.closest('li').dataset.paper") == ids[1]
+    page.keyboard.press("u")
+    page.wait_for_selector(f'li[data-paper="{ids[0]}"]:not([hidden])')
+    page.wait_for_function("() => /(^|\\s)0\\s/.test(document.querySelector('.triage-progress').textContent)")
+    page.click(f'li[data-paper="{ids[2]}"] .seen-btn')                     # the mouse marks too
+    page.wait_for_selector(f'li[data-paper="{ids[2]}"][hidden]', state="attached")
+    page.keyboard.press("s")                                                 # and s stars the current row
+    page.wait_for_selector('ol.rows .star-btn[aria-pressed="true"]')
+    # without script the rows still read and link
+    assert page.watch.errors == [] and page.watch.dialogs == []
+    ctx.close()
+    bare = browser.new_context(base_url=server, java_script_enabled=False)
+    pg = bare.new_page()
+    pg.goto(f"{lang}/conferences/neurips/2024?per_page=all")
+    assert pg.locator("ol.rows button").count() == 0
+    links = pg.eval_on_selector_all("ol.rows > li > a", "as => as.map(a => a.getAttribute('href'))")
+    assert sorted(h.rsplit("/", 1)[1] for h in links) == sorted(ids)
+    bare.close()
+    # on a phone: nothing serious for axe, no sideways scrolling, buttons big enough to tap
+    from axe_playwright_python.sync_playwright import Axe
+
+    phone = browser.new_context(base_url=server, viewport={"width": 390, "height": 844})
+    pg = phone.new_page()
+    pg.goto(f"{lang}/conferences/neurips/2024?per_page=all")
+    pg.wait_for_selector("ol.rows .seen-btn")
+    serious = [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in Axe().run(pg).response["violations"]
+               if v["impact"] in ("serious", "critical")]
+    assert serious == []
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    for b in pg.locator("ol.rows button").all():
+        box = b.bounding_box()
+        assert box and box["width"] >= 32 and box["height"] >= 32, box
+    phone.close()

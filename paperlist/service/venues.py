@@ -7,6 +7,7 @@ translates), paths carry no language prefix. The site, the API, MCP and the CLI 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, TypedDict
 
 from .. import venues as venue_registry
@@ -27,6 +28,7 @@ from .types import (
     CoverageRow,
     FeaturedProceedings,
     LatestProceedings,
+    PaperSummary,
     Stats,
     VenueDetail,
     VenueList,
@@ -288,14 +290,37 @@ def list_href(key: str, year: int, lr: ListRequest, **change: Any) -> str:
                    ("sort", sort), ("per_page", state["per_page"]), ("page", state.get("page"))])
 
 
+# Whole conference-year lists ("all", the triage view of a proceedings: 5,800 papers for NeurIPS
+# 2025, ~0.3 s to read from the store) kept for the few most recently asked, until the store changes.
+FULL_LISTS = 6
+
+
+def _full_list(home: Home, key: str, year: int, flt: ListFilter) -> tuple[int, list[PaperSummary]]:
+    lists: OrderedDict[Any, tuple[int, list[PaperSummary]]] = home.cache.get(("full_lists",), OrderedDict)
+    k = (key, year, tuple(flt.statuses), flt.track, tuple(flt.words), flt.accepted, flt.sort,
+         tuple(flt.topics))
+    got = lists.get(k)
+    if got is None:
+        total, cards = home.store.list_papers(key, year, flt, limit=None)
+        got = lists[k] = (total, [summary(c) for c in cards])
+        while len(lists) > FULL_LISTS:
+            lists.popitem(last=False)
+    else:
+        lists.move_to_end(k)
+    return got[0], list(got[1])
+
+
 def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> VenueYearList:
     """One page of a conference-year's complete list (best status first, then by title), with its
     filters, the counts of each status and track, and its coverage."""
     key, year, row = venue_year(home, name, year_s)
     flt = list_filter(lr)
     per_page = lr.per_page
-    total, cards = home.store.list_papers(key, year, flt, offset=(lr.page - 1) * (per_page or 0),
-                                          limit=per_page)
+    if per_page is None:
+        total, papers = _full_list(home, key, year, flt)
+    else:
+        total, cards = home.store.list_papers(key, year, flt, offset=(lr.page - 1) * per_page, limit=per_page)
+        papers = [summary(c) for c in cards]
     pages = 1 if per_page is None else max(1, -(-total // per_page))
     if lr.page > pages:
         raise BadRequest(N_("This page number is past the last page."), f"page={lr.page} (1–{pages})",
@@ -328,7 +353,7 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
     return {
         "venue": {"key": key, "short": row["short"], "name": row["name"], "href": venue_path(key)},
         "year": year, "total": total, "year_total": sum(whole["status"].values()),
-        "papers": [summary(c) for c in cards],
+        "papers": papers,
         "filters": {"q": lr.q, "status": lr.statuses, "track": lr.track, "per_page": per_raw,
                     "decision": lr.decision, "sort": lr.sort, "topic": lr.topic},
         "topic_counts": _topic_links(home, key, year, lr),

@@ -4,7 +4,7 @@ language with its gettext catalog) or its JSON twin, with ETag / Cache-Control a
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..richtext import render_inline
 from . import i18n, labels
 from .tracks import track_label
 
@@ -69,12 +70,54 @@ def environment(lang: str) -> Environment:
         return Markup(html)
 
     env.globals["author_links"] = author_links
+    env.globals["compact_rows"] = _compact_rows(lang)
     env.filters["num"] = lambda n: i18n.number(n, lang)
     # Translating a value (a label code from labels.py) as plain text: unlike _() in newstyle
     # gettext, the result is not marked safe, so even an unexpected value stays escaped.
     env.filters["tr"] = lambda s: str(i18n.translations(lang).gettext(str(s)))
     env.filters["track"] = lambda s: str(i18n.translations(lang).gettext(track_label(s)))
     return env
+
+
+# How many authors a row of a whole conference-year list names before "+N" (issue 46 item 2: with
+# three, NeurIPS 2025's 5,824 rows alone were 350 KB gzip; with two the page is about 315 KB).
+COMPACT_AUTHORS = 2
+
+
+def _compact_rows(lang: str) -> Callable[[list[Mapping[str, Any]], bool], Markup]:
+    """The rows of a whole conference-year list ("all"): per paper its title linked to its page,
+    the first authors and "+N" (all of them on that page), and short badges: no per-paper markup
+    that repeats (no ids besides the link, no buttons: site.js builds the triage controls from the
+    link). Plain Python for the 5,000-paper loop; every paper field is escaped."""
+    pre = i18n.prefix(lang)
+    gettext = i18n.translations(lang).gettext
+    status = {k: str(escape(gettext(v))) for k, v in labels.STATUS.items()}
+    award = str(escape(gettext("Award")))
+    rating = gettext("Rating %(r)s")
+
+    def rows(papers: list[Mapping[str, Any]], with_status: bool = True) -> Markup:
+        out = []
+        for p in papers:
+            authors = p["authors"]
+            names = ", ".join(str(escape(a["name"])) for a in authors[:COMPACT_AUTHORS])
+            if len(authors) > COMPACT_AUTHORS:
+                names += f" +{len(authors) - COMPACT_AUTHORS}"
+            badges = ""
+            st = p.get("status")
+            if with_status and st in status and st != "unknown":
+                badges += f' <b class="st-{st}">{status[st]}</b>'
+            if p.get("track") and p["track"] != "main":
+                badges += f' <b class="track">{escape(gettext(track_label(p["track"])))}</b>'
+            if p.get("award"):
+                badges += f' <b class="award">{award}</b>'
+            if isinstance(p.get("rating"), (int, float)):
+                r = escape(rating % {"r": i18n.decimal(p["rating"], lang, 2)})
+                badges += f' <b class="rating">★ {r}</b>'
+            href = escape(pre + p["href"])
+            out.append(f'<li><a href="{href}">{render_inline(p["title"])}</a> {names}{badges}</li>')
+        return Markup("\n".join(out))
+
+    return rows
 
 
 def _with_format(path: str, query: Mapping[str, Any] | list[tuple[str, str]], fmt: str) -> str:

@@ -89,15 +89,16 @@
 
   // --- keyboard: "/" search, j/k results, Enter opens, l language ---
   var current = -1;
-  function cards() { return doc.querySelectorAll("[data-nav]:not([hidden])"); }
+  function cards() { return doc.querySelectorAll("[data-nav]:not([hidden]), [data-rows] > li:not([hidden])"); }
   function move(step) {
     var list = cards();
     if (!list.length) { return; }
     if (current >= 0 && list[current]) { list[current].classList.remove("nav-current"); }
     current = Math.max(0, Math.min(list.length - 1, current + step));
     var el = list[current];
+    addButtons(el);
     el.classList.add("nav-current");
-    var link = el.querySelector(".card-title a");
+    var link = titleLink(el);
     if (link) { link.focus({ preventScroll: true }); }
     el.scrollIntoView({ block: "nearest" });
   }
@@ -111,7 +112,7 @@
       e.preventDefault(); move(1); return;                 // from the box into the live results
     }
     if (typing(active)) { return; }
-    if ((e.key === "ArrowDown" || e.key === "ArrowUp") && active && active.closest("[data-nav], #hits")) {
+    if ((e.key === "ArrowDown" || e.key === "ArrowUp") && active && active.closest("[data-nav], [data-rows] > li, #hits")) {
       e.preventDefault(); move(e.key === "ArrowDown" ? 1 : -1); return;
     }
     if (e.key === "/") {
@@ -181,8 +182,10 @@
       return active();
     });
   }
+  // a card's title link; a compact row's (a whole conference-year list) is its own link
+  function titleLink(el) { return el.querySelector(".card-title a, [data-rows] > li > a"); }
   function titleOf(el) {
-    var a = el.querySelector(".card-title a") || doc.querySelector("h1");
+    var a = titleLink(el) || doc.querySelector("h1");
     return a ? a.textContent.trim() : "";
   }
   function setStar(btn, on) {
@@ -193,6 +196,7 @@
   }
   function toggleStar(el, record) {
     var pid = el.getAttribute("data-paper");
+    if (pid) { addButtons(el); }
     var btn = el.querySelector(".star-btn");
     if (!pid || !btn) { return; }
     var on = !starredIds[pid];
@@ -262,28 +266,54 @@
     var here = doc.querySelector("[data-star-here]");
     return here || null;
   }
+  // The star and seen buttons of a paper, cloned from one prototype; one delegated listener
+  // (below) serves them all, so a 5,000-paper list costs no listener per paper.
+  var proto = null;
   function addButtons(el) {
-    if (el.querySelector(".star-btn")) { return; }
-    var wrap = doc.createElement("span");
-    wrap.className = "card-actions";
-    var star = doc.createElement("button");
-    star.type = "button";
-    star.className = "star-btn";
-    star.setAttribute("data-title", titleOf(el));
-    setStar(star, !!starredIds[el.getAttribute("data-paper")]);
-    star.addEventListener("click", function () { toggleStar(el); });
-    wrap.appendChild(star);
-    if (triageBox(el)) {
-      var seen = doc.createElement("button");
-      seen.type = "button";
-      seen.className = "seen-btn";
-      seen.textContent = t("seen");
-      seen.setAttribute("aria-label", t("seen") + ": " + titleOf(el));
-      seen.setAttribute("aria-pressed", "false");
-      seen.addEventListener("click", function () { markSeen(el, !seenIds[el.getAttribute("data-paper")]); });
-      wrap.appendChild(seen);
+    if (!el.hasAttribute("data-paper") || el.querySelector(".star-btn")) { return; }
+    if (!proto) {
+      proto = doc.createElement("span");
+      proto.className = "card-actions";
+      var b = doc.createElement("button");
+      b.type = "button";
+      b.className = "star-btn";
+      proto.appendChild(b);
+      b = doc.createElement("button");
+      b.type = "button";
+      b.className = "seen-btn";
+      b.textContent = t("seen");
+      b.setAttribute("aria-pressed", "false");
+      proto.appendChild(b);
     }
-    (el.querySelector(".card-meta") || el).appendChild(wrap);
+    var wrap = proto.cloneNode(true);
+    var star = wrap.firstChild;
+    var title = titleOf(el);
+    star.setAttribute("data-title", title);
+    setStar(star, !!starredIds[el.getAttribute("data-paper")]);
+    if (triageBox(el)) {
+      wrap.lastChild.setAttribute("aria-label", t("seen") + ": " + title);
+      if (seenIds[el.getAttribute("data-paper")]) { wrap.lastChild.setAttribute("aria-pressed", "true"); }
+    } else {
+      wrap.removeChild(wrap.lastChild);
+    }
+    var meta = el.querySelector(".card-meta");
+    if (meta) { meta.appendChild(wrap); } else { el.insertBefore(wrap, el.firstChild); }
+  }
+  doc.addEventListener("click", function (e) {
+    var b = e.target.closest ? e.target.closest(".star-btn, .seen-btn") : null;
+    var el = b && b.closest("[data-paper]");
+    if (!el) { return; }
+    if (b.classList.contains("star-btn")) { toggleStar(el); }
+    else { markSeen(el, !seenIds[el.getAttribute("data-paper")]); }
+  });
+  // A compact row carries only its link: its paper id (for the seen and star marks) comes from
+  // there; j/k move through its rows as through cards (cards() above).
+  function initRows(root) {
+    root.querySelectorAll("[data-rows] > li:not([data-paper])").forEach(function (li) {
+      var href = li.firstElementChild ? li.firstElementChild.getAttribute("href") || "" : "";
+      var at = href.lastIndexOf("/papers/");
+      if (at >= 0) { li.setAttribute("data-paper", decodeURIComponent(href.slice(at + 8))); }
+    });
   }
   function initTriage(root) {
     root.querySelectorAll("[data-triage]").forEach(function (box) {
@@ -316,7 +346,20 @@
     progress();
   }
   function initLists(root) {
-    root.querySelectorAll("li[data-paper], [data-star-here]").forEach(addButtons);
+    initRows(root);
+    // the first screenfuls' buttons now, the rest of a long list in small idle batches (a row that
+    // j/k reaches, or that is starred or marked first, gets its buttons at once)
+    var els = root.querySelectorAll("li[data-paper], [data-star-here]");
+    var done = Math.min(els.length, 150);
+    for (var i = 0; i < done; i++) { addButtons(els[i]); }
+    var later = window.requestIdleCallback || function (f) { return setTimeout(f, 16); };
+    (function batch() {
+      if (done >= els.length) { return; }
+      later(function () {
+        for (var end = Math.min(els.length, done + 300); done < end; done++) { addButtons(els[done]); }
+        batch();
+      });
+    })();
     initTriage(root);
     var a = active();
     if (!a) { progress(); return; }

@@ -92,8 +92,13 @@ def build_venue_year(ctx: Ctx, name: str, year_s: str, params: Mapping[str, Any]
     # the list as filtered, for the triage counter's count of seen marks (issue 46 item 8)
     view = [("decision", shown["decision"]), *(("status", st) for st in shown["status"]),
             ("track", shown["track"]), ("q", shown["q"]), ("topic", shown["topic"])]
+    # "all" is the triage view of a whole proceedings: compact rows (render.py compact_rows), made
+    # from the summaries as they are; a status badge on each only where the list mixes statuses
+    compact = per_raw == "all"
+    known = {p["status"] for p in d["papers"] if status_key(p["status"]) != "unknown"} if compact else set()
     return {
-        "page": "venue_year", **d, "papers": [card(p) for p in d["papers"]],
+        "page": "venue_year", **d, "papers": d["papers"] if compact else [card(p) for p in d["papers"]],
+        "compact": compact, "row_status": len(known) > 1,
         "view_query": urlencode([(k, v) for k, v in view if v]),
         "status_links": [{**s, "label": STATUS[status_key(None if s["value"] == "unknown" else s["value"])]}
                          for s in d["status_counts"]],
