@@ -22,10 +22,11 @@ from ..sources.normalize import RecordError
 from ..sources.openreview_api import SOURCE as OPENREVIEW_SOURCE
 from ..sources.openreview_api import OpenReviewApiReader, note_record, replies_review
 from ..store import FileCounts, PaperCounts, Store, encode_record
-from .openalex import RETRY_MISS_DAYS, OpenAlex, Wanted, work_fields
+from .openalex import OpenAlex, Wanted, work_fields
 from .openreview import OpenReview, replies_of
 from .polite import BudgetSpent, Meter, Policy, UpdateError
 from .spool import Spool
+from .tried import Tried
 
 OPENALEX_FILE = "openalex:works"
 OPENALEX_COMMIT = 200  # papers looked up between two commits (a killed run loses at most these)
@@ -197,7 +198,7 @@ def _openalex(store: Store, tried_path: Path, plan: Plan, say: Say) -> SourceRep
     vr = VenueReport("works")
     rep.venues.append(vr)
     t0 = time.perf_counter()
-    tried = _Tried(tried_path)
+    tried = Tried(tried_path)
     wanted = [w for w in _wanted(store, plan) if tried.due(w.paper_id)]
     found: dict[str, Record] = {}
     try:
@@ -265,7 +266,7 @@ def _work_record(w: Wanted, work: dict[str, Any]) -> Record:
     )
 
 
-def _commit_openalex(store: Store, found: dict[str, Record], tried: _Tried, vr: VenueReport) -> None:
+def _commit_openalex(store: Store, found: dict[str, Record], tried: Tried, vr: VenueReport) -> None:
     """Add what was found to the OpenAlex file's records (one transaction), then remember what was
     asked. A run killed before this asks those papers again; nothing is half-written."""
     if found:
@@ -280,36 +281,3 @@ def _commit_openalex(store: Store, found: dict[str, Record], tried: _Tried, vr: 
         vr.counts.updated += c.updated
         found.clear()
     tried.save()
-
-
-class _Tried:
-    """Which papers OpenAlex was asked about, and when (days since the epoch): a miss is asked again
-    after ``RETRY_MISS_DAYS``, a hit not again (its record is stored)."""
-
-    def __init__(self, path: Path) -> None:
-        import orjson
-
-        self.path = path
-        try:
-            data = orjson.loads(path.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
-            data = {}
-        self.seen: dict[str, list[int]] = data if isinstance(data, dict) else {}
-        self.today = int(time.time() // 86400)
-
-    def due(self, pid: str) -> bool:
-        got = self.seen.get(pid)
-        return not (
-            isinstance(got, list) and len(got) == 2 and (got[1] or self.today - got[0] < RETRY_MISS_DAYS)
-        )
-
-    def mark(self, pid: str, hit: bool) -> None:
-        self.seen[pid] = [self.today, int(hit)]
-
-    def save(self) -> None:
-        import orjson
-
-        from ..files import write_atomic
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.path, lambda f: f.write(orjson.dumps(self.seen)))
