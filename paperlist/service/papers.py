@@ -185,7 +185,8 @@ def citation_source(store: Store, p: Paper) -> tuple[str | None, str | None]:
     given = p.provenance.get("citations")
     if given:
         when = p.provenance.get("citations_as_of")
-        return given.split(":", 1)[0], (when[:10] if isinstance(when, str) and _ISO_DATE.match(when) else None)
+        dated = when[:10] if isinstance(when, str) and _ISO_DATE.match(when) else None
+        return given.split(":", 1)[0], dated
     for r in store.paper_records(p.id):
         if r.citations is not None and r.citations == p.citations:
             return r.source, (r.citations_as_of if r.citations_as_of and _ISO_DATE.match(r.citations_as_of)

@@ -15,7 +15,8 @@ from .topics import TopicDoc, TopicsMixin
 STORE_FILE = "paperlist.db"        # the store's file in a home (paperlist.service.Home)
 
 
-class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin, TopicsMixin, ReviewsMixin, CountsMixin, CuratedMixin):
+class Store(IngestMixin, ReadMixin, BrowseMixin, DocsMixin, TopicsMixin, ReviewsMixin, CountsMixin,
+            CuratedMixin):
     """A paperlist SQLite store. ``Store(path)`` creates or migrates it; ``readonly=True`` opens
     an existing one for serving."""
 
