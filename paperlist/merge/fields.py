@@ -149,7 +149,8 @@ def _pick_citations(recs: list[Record]) -> tuple[int | None, Record | None]:
 def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     """One Paper from its records (already in a deterministic order). Annotations add keywords,
     ids, links, institutions and citation counts, never the paper's title, venue or status; their
-    authors and abstract (an enrichment source's: OpenAlex) fill a paper no other record gives them."""
+    authors and abstract (an enrichment source's: OpenAlex) fill a paper no other record gives them,
+    their bibliographic fields (pages) the fields no other record has."""
     recs = [r for r in all_recs if not r.annotation] or all_recs
     fill = [r for r in all_recs if r.annotation]
     title, t_rec = _pick_title(recs)
@@ -197,7 +198,9 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
                 seen_kw.add(fold(k).lower())
                 keywords.append(k)
     biblio: dict[str, str] = {}
-    for r in sorted(recs, key=lambda r: _rank("biblio", r.source)):
+    # the listing records' first; an annotation's (DBLP's pages, from the atlas) fill what they lack
+    for r in [*sorted(recs, key=lambda r: _rank("biblio", r.source)),
+              *(sorted(fill, key=lambda r: _rank("biblio", r.source)) if recs is not all_recs else [])]:
         for k, v in r.biblio.items():
             biblio.setdefault(k, v)
     institutions: list[str] = []

@@ -45,6 +45,7 @@ _ID_URLS = {
     "arxiv": ("arXiv", "https://arxiv.org/abs/{}"),
     "openreview": ("OpenReview", "https://openreview.net/forum?id={}"),
     "acl": ("ACL Anthology", "https://aclanthology.org/{}"),
+    "dblp": ("DBLP", "https://dblp.org/rec/{}"),
 }
 # What each link kind is called (the site translates these).
 LINK_LABELS = {
