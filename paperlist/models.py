@@ -108,6 +108,7 @@ class Record:
     links: dict[str, str] = field(default_factory=dict)   # kind -> url
     ids: dict[str, str] = field(default_factory=dict)     # doi / arxiv / openreview / acl -> id
     citations: int | None = None
+    citations_as_of: str | None = None   # the day the count was read (YYYY-MM-DD), where the source says
     bibtex: str | None = None
     tldr: str | None = None
     summary_zh: str | None = None
@@ -176,7 +177,8 @@ class Paper:
     countries: list[str] = field(default_factory=list)           # unioned
     sources: list[str] = field(default_factory=list)             # record refs "source:file#key"
     # field -> "source:file"; "author_order": "alphabetical" when the only authors known are a source's
-    # alphabetical list (the paper's order is not known); "status": "inferred:<file>" (merge.fields)
+    # alphabetical list (the paper's order is not known); "status": "inferred:<file>" (merge.fields);
+    # "citations": the file of the count, "citations_as_of": the day it was read, where known
     provenance: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -193,5 +195,6 @@ class Paper:
 
 
 _RECORD_FIELDS = tuple(f.name for f in fields(Record))
-_LATER_RECORD_FIELDS = ("institutions", "annotation", "review", "countries", "census", "authors_sorted")
+_LATER_RECORD_FIELDS = ("institutions", "annotation", "review", "countries", "census", "authors_sorted",
+                        "citations_as_of")
 _PAPER_FIELDS = tuple(f.name for f in fields(Paper))

@@ -3,7 +3,8 @@ service documents (``GET /notes`` -> ``{"notes": [...], "count": N}``, paged by 
 filtered by ``content.venueid``, with the forums' replies under ``details.replies`` when asked;
 ``GET /works?filter=…`` -> ``{"meta": {...}, "results": [...]}``), fed with the real notes of
 ../shared/data/openreview-exports/iclr2026-apiv2. They can also misbehave on purpose: answer 429
-with Retry-After, fail with 500 from the n-th request, or answer slowly."""
+with Retry-After, fail with 500 from the n-th request, or answer slowly. OpenAlex's answers are paged
+as documented (``per-page``, ``page``; ``meta.count`` the number of works that match)."""
 
 from __future__ import annotations
 
@@ -159,6 +160,8 @@ def openalex_work(
     return {
         "id": f"https://openalex.org/{wid}",
         "doi": f"https://doi.org/{doi}" if doi else None,
+        "ids": {"openalex": f"https://openalex.org/{wid}",
+                **({"doi": f"https://doi.org/{doi}"} if doi else {})},
         "display_name": title,
         "title": title,
         "publication_year": year,
@@ -179,11 +182,16 @@ def openalex_work(
 
 @dataclass
 class OpenAlexStandIn:
-    """``GET /works`` with ``filter=doi:a|b`` or ``filter=title.search:…,publication_year:A-B``."""
+    """``GET /works`` with ``filter=doi:a|b`` or ``filter=title.search:…,publication_year:A-B`` (the
+    works whose titles hold every word, closest in length first, as a relevance order would put
+    them). ``throttle``: answer 429 with ``Retry-After: 1`` to the n-th request; ``delay``: seconds
+    before each answer; ``seen``: each request's parameters."""
 
     works: list[dict[str, Any]]
     requests: int = 0
     throttle: int | None = None
+    delay: float = 0.0
+    seen: list[dict[str, str]] = field(default_factory=list)
 
     def install(self, server: HTTPServer) -> str:
         server.expect_request("/works", method="GET").respond_with_handler(self.handle)
@@ -191,9 +199,13 @@ class OpenAlexStandIn:
 
     def handle(self, request: Request) -> Response:
         self.requests += 1
+        params = {k: v[-1] for k, v in parse_qs(request.query_string.decode()).items()}
+        self.seen.append(params)
+        if self.delay:
+            time.sleep(self.delay)
         if self.throttle == self.requests:
             return Response("{}", 429, {"Retry-After": "1"}, content_type="application/json")
-        filt = parse_qs(request.query_string.decode()).get("filter", [""])[-1]
+        filt = params.get("filter", "")
         conds = dict(part.split(":", 1) for part in _split_filter(filt))
         found = self.works
         if "doi" in conds:
@@ -204,12 +216,15 @@ class OpenAlexStandIn:
         if "title.search" in conds:
             words = set(re.findall(r"[^\W_]+", conds["title.search"].lower()))
             found = [w for w in found if words <= set(re.findall(r"[^\W_]+", w["display_name"].lower()))]
+            found.sort(key=lambda w: len(re.findall(r"[^\W_]+", w["display_name"])) - len(words))
         if "publication_year" in conds:
             lo, _, hi = conds["publication_year"].partition("-")
             found = [w for w in found if int(lo) <= w["publication_year"] <= int(hi or lo)]
+        per_page = min(int(params.get("per-page", 25)), 200)
+        page = int(params.get("page", 1))
         body = {
-            "meta": {"count": len(found), "db_response_time_ms": 1, "page": 1, "per_page": 25},
-            "results": found,
+            "meta": {"count": len(found), "db_response_time_ms": 1, "page": page, "per_page": per_page},
+            "results": found[(page - 1) * per_page : page * per_page],
             "group_by": [],
         }
         return Response(json.dumps(body), 200, content_type="application/json")

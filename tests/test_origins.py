@@ -351,3 +351,27 @@ def test_curated_lists_download_at_their_commits_and_read_without_a_manifest(tmp
     assert r.exit_code == 0, r.output
     lists = json.loads(r.stdout)["lists"]
     assert (lists["lists"], lists["read"]) == (1, 1) and lists["entries"] > 400
+
+
+def test_atlas_offers_the_eccv_and_3dv_workbooks_as_the_shared_folder_holds_them(tmp_path: Path) -> None:
+    """gisbi-kim/cvmlpaper-atlas: of its by_venue/ workbooks only ECCV's and 3DV's (the others have
+    almost no counts or are too large), listed or known, into cvmlpaper-atlas/ under the reader's name."""
+    from paperlist.sources import READERS
+
+    assert "atlas" in READERS and "atlas" in origins.ORIGINS
+    want = {"cvmlpaper-atlas/ECCV.xlsx", "cvmlpaper-atlas/3DV.xlsx"}
+    known = origins.plan(["atlas"], api="http://127.0.0.1:9", raw="https://r", timeout=2)
+    assert {d.local for d in known} == want
+    assert {d.url for d in known} == {f"https://r/gisbi-kim/cvmlpaper-atlas/main/by_venue/{v}.xlsx"
+                                      for v in ("ECCV", "3DV")}
+    trees = tmp_path / "repos" / "gisbi-kim" / "cvmlpaper-atlas" / "git" / "trees"
+    trees.mkdir(parents=True)
+    (trees / "main").write_text(json.dumps({"tree": [
+        {"path": f"by_venue/{v}.xlsx", "type": "blob"} for v in ("ECCV", "3DV", "NeurIPS", "ICML")]
+        + [{"path": "cvml_atlas_all.xlsx", "type": "blob"}, {"path": "by_venue", "type": "tree"}]}))
+    with serve_dir(tmp_path) as url:
+        listed = origins.plan(["atlas"], api=url, raw=url, timeout=5)
+    assert {d.local for d in listed} == want
+    shared = _shared_names("cvmlpaper-atlas")
+    if shared is not None:
+        assert shared - {"cvmlpaper-atlas/PROVENANCE.txt"} == want

@@ -10,7 +10,7 @@ import click
 
 from ..service import BadRequest
 from ..service.replicas import PublishError, publish
-from ..service.updating import SOURCES, plan, update
+from ..service.updating import DEFAULT_SOURCES, SOURCES, plan, update
 from ..snapshots.manifest import LATEST_FILE
 from ..update.run import UpdateReport
 from .common import catch_store_errors, current_home, echo_json, fail, with_home
@@ -27,7 +27,9 @@ from .topics import derived_report
               help="Only what changed on or after this date (YYYY-MM-DD), added to what we hold; "
                    "default: each venue read whole.")
 @click.option("--source", "sources", multiple=True, type=click.Choice(SOURCES),
-              help="Ask only these sources (repeatable). Default: both; with --venue, OpenReview only.")
+              help="Ask only these sources (repeatable). Default: openreview and openalex; with --venue, "
+                   "OpenReview only. 'citations': OpenAlex's citation count of every paper it matches with "
+                   "certainty (asked again after 30 days), only when named.")
 @click.option("--budget", type=click.IntRange(1, 1_000_000), default=None,
               help="Requests per source for this run (default 2,000); a run that spends it stops cleanly "
                    "and the next one goes on.")
@@ -47,13 +49,14 @@ def update_cmd(venues: tuple[str, ...], since: dt.datetime | None, sources: tupl
     OpenReview (API v2, through openreview-py, as a guest): each venue's submissions with authors,
     abstracts, keywords, decisions and reviews, read by their final venue id, paged. OpenAlex
     (through pyalex): authors, DOI, abstract and citation count for papers of this year and last that
-    lack them, where the match is certain. PAPERLIST_OPENREVIEW_URL and PAPERLIST_OPENALEX_URL point at
+    lack them, where the match is certain; with --source citations, the citation count of every paper
+    OpenAlex matches with certainty, dated. PAPERLIST_OPENREVIEW_URL and PAPERLIST_OPENALEX_URL point at
     a mirror. Polite (rate limits, Retry-After, backoff), bounded (--budget), resumable (kill it: run it
     again), and one line per source that cannot be reached, with exit status 1.
     """
     if publish_to is not None and not derive:
         fail("--publish needs the index brought up to date: drop --no-index")
-    chosen = list(sources) or (["openreview"] if venues else list(SOURCES))
+    chosen = list(sources) or (["openreview"] if venues else list(DEFAULT_SOURCES))
     try:
         run = plan(list(venues), since.date() if since else None, chosen, budget)
     except BadRequest as e:

@@ -22,8 +22,9 @@ from .match import cluster
 from .priority import FIELD_PRIORITY
 
 # Bump when matching or field choice changes: stores merged by an older version re-merge every block.
-MERGE_VERSION = 6         # 5: links to one place by two hosts are one link; 6: census and snapshot scores,
-                          # author lists known to be alphabetical
+MERGE_VERSION = 7         # 5: links to one place by two hosts are one link; 6: census and snapshot scores,
+                          # author lists known to be alphabetical; 7: the citation count's source and date
+                          # in provenance, each source's newest count
 
 __all__ = ["FIELD_PRIORITY", "MERGE_VERSION", "BlockResult", "paper_from_records", "cluster", "content_hash",
            "merge_block", "prepare"]

@@ -127,10 +127,30 @@ def _newest_first(date: str | None) -> tuple[int, ...]:
     return tuple(-int(x) for x in (date or "0").split("-") if x.isdigit())
 
 
+def _pick_citations(recs: list[Record]) -> tuple[int | None, Record | None]:
+    """Each source's newest count (a dated count before an undated one, then the later date, then
+    the larger number), then the largest of those: sources count differently (Google Scholar's
+    numbers, from papercopilot, run higher than OpenAlex's), and the merge has always shown the
+    largest. Without dates this is the plain maximum."""
+    newest: dict[str, Record] = {}
+    for r in recs:
+        if r.citations is None:
+            continue
+        k = (r.citations_as_of or "", r.citations)
+        best = newest.get(r.source)
+        if best is None or k > (best.citations_as_of or "", best.citations or 0):
+            newest[r.source] = r
+    if not newest:
+        return None, None
+    r = max(newest.values(), key=lambda r: (r.citations or 0, r.citations_as_of or "", r.source))
+    return r.citations, r
+
+
 def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     """One Paper from its records (already in a deterministic order). Annotations add keywords,
     ids, links, institutions and citation counts, never the paper's title, venue or status; their
-    authors and abstract (an enrichment source's: OpenAlex) fill a paper no other record gives them."""
+    authors and abstract (an enrichment source's: OpenAlex) fill a paper no other record gives them,
+    their bibliographic fields (pages) the fields no other record has."""
     recs = [r for r in all_recs if not r.annotation] or all_recs
     fill = [r for r in all_recs if r.annotation]
     title, t_rec = _pick_title(recs)
@@ -178,7 +198,9 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
                 seen_kw.add(fold(k).lower())
                 keywords.append(k)
     biblio: dict[str, str] = {}
-    for r in sorted(recs, key=lambda r: _rank("biblio", r.source)):
+    # the listing records' first; an annotation's (DBLP's pages, from the atlas) fill what they lack
+    for r in [*sorted(recs, key=lambda r: _rank("biblio", r.source)),
+              *(sorted(fill, key=lambda r: _rank("biblio", r.source)) if recs is not all_recs else [])]:
         for k, v in r.biblio.items():
             biblio.setdefault(k, v)
     institutions: list[str] = []
@@ -192,7 +214,11 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     review, rv_rec = _pick_review(all_recs)
     if rv_rec is not None:
         provenance["review"] = rv_rec.file
-    cites = [r.citations for r in all_recs if r.citations is not None]
+    cites, c_rec = _pick_citations(all_recs)
+    if c_rec is not None:
+        provenance["citations"] = c_rec.file
+        if c_rec.citations_as_of:
+            provenance["citations_as_of"] = c_rec.citations_as_of
     extra = {ref(r): r.extra for r in all_recs if r.extra}
     st = status if isinstance(status, str) else None
     return Paper(
@@ -200,7 +226,7 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
         authors=authors, abstract=abstract, track=track if isinstance(track, str) else None, status=st,
         accepted=is_accepted(st), keywords=keywords,
         primary_area=picked["primary_area"] if isinstance(picked["primary_area"], str) else None,
-        links=links, ids=dict(sorted(ids.items())), citations=max(cites) if cites else None,
+        links=links, ids=dict(sorted(ids.items())), citations=cites,
         bibtex=picked["bibtex"] if isinstance(picked["bibtex"], str) else None,
         tldr=picked["tldr"] if isinstance(picked["tldr"], str) else None,
         summary_zh=picked["summary_zh"] if isinstance(picked["summary_zh"], str) else None,

@@ -143,15 +143,19 @@ def pioneer(schema: tantivy.Schema, w: Weights, words: list[tuple[str, bool]],
     Align and Translate" for "neural machine translation"); None when no paper is such for it.
     ``words``: the query's words, each with whether a hyphen joins it to the next."""
     phrase = pioneers.query_key(words) if w.pioneer else None
-    if phrase is None:
-        return None
+    return None if phrase is None else _key_bonus(schema, "pioneer", phrase, w.pioneer, df)
+
+
+def _key_bonus(schema: tantivy.Schema, field: str, key: str, weight: float,
+               df: Callable[[str, str], int]) -> Part | None:
+    """A constant for the papers with ``key`` in a raw-keyed field; None when none has it (or
+    the index predates the field)."""
     try:
-        if not df("pioneer", phrase):
+        if not df(field, key):
             return None
-    except ValueError:          # an index without the field (before version 20)
+    except ValueError:          # an index without the field
         return None
-    return Part(Query.const_score_query(Query.term_query(schema, "pioneer", phrase), w.pioneer), w.pioneer,
-                in_tier=True)
+    return Part(Query.const_score_query(Query.term_query(schema, field, key), weight), weight, in_tier=True)
 
 
 def listed(schema: tantivy.Schema, w: Weights, stems: list[str],
@@ -162,11 +166,4 @@ def listed(schema: tantivy.Schema, w: Weights, stems: list[str],
     to be found at all, so a heading cannot bring in a paper about something else."""
     if not w.listed or not stems or len(stems) > MAX_KEY_WORDS:
         return None
-    key = " ".join(stems)
-    try:
-        if not df("listed_topic", key):
-            return None
-    except ValueError:          # an index without the field (before version 21)
-        return None
-    return Part(Query.const_score_query(Query.term_query(schema, "listed_topic", key), w.listed), w.listed,
-                in_tier=True)
+    return _key_bonus(schema, "listed_topic", " ".join(stems), w.listed, df)

@@ -45,6 +45,7 @@ _ID_URLS = {
     "arxiv": ("arXiv", "https://arxiv.org/abs/{}"),
     "openreview": ("OpenReview", "https://openreview.net/forum?id={}"),
     "acl": ("ACL Anthology", "https://aclanthology.org/{}"),
+    "dblp": ("DBLP", "https://dblp.org/rec/{}"),
 }
 # What each link kind is called (the site translates these).
 LINK_LABELS = {
@@ -176,18 +177,21 @@ def export_record(store: Store) -> Callable[[Paper], PaperFields]:
 
 
 def citation_source(store: Store, p: Paper) -> tuple[str | None, str | None]:
-    """The source kind that gave the paper's citation count (the merge takes the largest count of
-    its records), and the count's date when that source gives one (``citations_as_of`` in the
-    record's extra fields); (None, None) when it has no count."""
+    """The source that gave the paper's citation count and the day it was read, where known: the
+    merge records both in the provenance (``citations``: the count's file, ``citations_as_of``).
+    A paper merged before that has none: its count is then the largest of its records'; (None,
+    None) when it has no count."""
     if p.citations is None:
         return None, None
     given = p.provenance.get("citations")
     if given:
-        return given.split(":", 1)[0], None
+        when = p.provenance.get("citations_as_of")
+        dated = when[:10] if isinstance(when, str) and _ISO_DATE.match(when) else None
+        return given.split(":", 1)[0], dated
     for r in store.paper_records(p.id):
         if r.citations is not None and r.citations == p.citations:
-            when = r.extra.get("citations_as_of")
-            return r.source, (when[:10] if isinstance(when, str) and _ISO_DATE.match(when) else None)
+            return r.source, (r.citations_as_of if r.citations_as_of and _ISO_DATE.match(r.citations_as_of)
+                              else None)
     return None, None
 
 

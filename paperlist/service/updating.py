@@ -21,7 +21,10 @@ from .derived import DerivedReport, StepProgress, refresh, stale
 from .errors import BadRequest
 from .home import Home
 
-SOURCES = ("openreview", "openalex")
+SOURCES = ("openreview", "openalex", "citations")
+# what a run asks when no source is named: the citation counts of the whole store are asked only on
+# request (`--source citations`), being thousands of requests for a large store
+DEFAULT_SOURCES = ("openreview", "openalex")
 # Our venue keys -> their OpenReview group, for `--venue neurips2026`
 OPENREVIEW_VENUES = OPENREVIEW_GROUPS
 _VENUE_YEAR = re.compile(r"^([a-z]+)[-_ ]?((?:19|20)\d{2})$")
@@ -45,7 +48,8 @@ def openreview_group(venue: str) -> str:
 def plan(venues: list[str], since: dt.date | None, sources: list[str], budget: int | None = None,
          today: dt.date | None = None) -> Plan:
     """What `paperlist update` asks for: the named venues (else this year's and next year's OpenReview
-    conferences), and OpenAlex for the papers that lack authors or an abstract."""
+    conferences), OpenAlex for the papers that lack authors or an abstract, and with "citations" the
+    citation counts of every paper (a count PAPERLIST_CITATIONS_DAYS old, default 30, is asked again)."""
     today = today or dt.date.today()
     # a deployment may name the venues it follows (PAPERLIST_UPDATE_VENUES=neurips2026,iclr2027)
     venues = venues or [v for v in os.environ.get("PAPERLIST_UPDATE_VENUES", "").split(",") if v.strip()]
@@ -53,8 +57,14 @@ def plan(venues: list[str], since: dt.date | None, sources: list[str], budget: i
     since_ms = int(dt.datetime.combine(since, dt.time(), dt.UTC).timestamp() * 1000) if since else None
     p = Plan(openreview_url=openreview_url(), groups=groups if "openreview" in sources else [],
              since_ms=since_ms, openalex_url=openalex_url() if "openalex" in sources else None,
-             openalex_from=today.year - 1)
+             openalex_from=today.year - 1, citations_url=openalex_url() if "citations" in sources else None)
     p.policy, p.openalex_policy = _policy(p.policy, budget), _policy(p.openalex_policy, budget)
+    p.citations_policy = _policy(p.citations_policy, budget)
+    if days := os.environ.get("PAPERLIST_CITATIONS_DAYS"):
+        try:
+            p.citations_days = max(0, int(days))
+        except ValueError:
+            raise BadRequest(f"PAPERLIST_CITATIONS_DAYS must be a number of days, not {days!r}") from None
     if page := os.environ.get("PAPERLIST_OPENREVIEW_PAGE"):
         p.page = max(1, min(1000, int(page)))
     return p

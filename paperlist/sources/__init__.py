@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .acl import AclReader
 from .aitopconf import AiTopConfReader
+from .atlas import AtlasReader
 from .base import Parsed, Reader, SourceError, SourceFile, expand, is_url, load_path, load_url
 from .companions import companion
 from .explorer import ExplorerReader
@@ -23,7 +24,7 @@ from .webconf import WebconfReader
 READERS: dict[str, Reader] = {r.name: r for r in (
     MlanthologyReader(), AclReader(), OpenReviewReader(), OpenReviewApiReader(), AiTopConfReader(),
     OrGroupsReader(), WebconfReader(), ExplorerReader(), PaperceptReader(), HighlightsReader(),
-    NavigatorReader(), ScoresReader(), PapercopilotReader())}
+    NavigatorReader(), ScoresReader(), AtlasReader(), PapercopilotReader())}
 
 # What each source is called where pages and reports name it (proper names: not translated).
 SOURCE_TITLES: dict[str, str] = {
@@ -34,6 +35,7 @@ SOURCE_TITLES: dict[str, str] = {
     "openreview-api": "OpenReview API v2", "highlights": "NeurIPS orals and spotlights (neurips.cc)",
     "navigator": "Conference programmes (IJCAI, EACL)",
     "scores": "Review-score trackers (every ICLR 2024 and 2026 submission)",
+    "atlas": "CV+ML Paper Atlas (DBLP, Semantic Scholar counts)",
 }
 
 

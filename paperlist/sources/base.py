@@ -26,7 +26,7 @@ from .bounded import decompress, max_file_bytes, read_capped, read_regular, too_
 from .errors import SourceError
 from .normalize import RecordError
 
-DATA_SUFFIXES = (".json", ".jsonl", ".xml", ".csv", ".tsv", ".txt", ".html", ".db", ".parquet")
+DATA_SUFFIXES = (".json", ".jsonl", ".xml", ".csv", ".tsv", ".txt", ".html", ".db", ".parquet", ".xlsx")
 
 
 @dataclass(slots=True)

@@ -82,6 +82,9 @@ NAVIGATOR_CONFERENCES = ("ijcai-2026", "eacl-2026")
 ICLR2026_APIV2 = ("paper_info_api_response.json", "paper_info_cleaned_reviews.json")
 ICRA2026_TITLE_DAYS = ("tue", "wed", "thu")                     # raw/paper_titles/<day>.txt
 ICRA2026_PROGRAM_DAYS = ("tuesday", "wednesday", "thursday")    # raw/program_html/<day>.html
+# gisbi-kim/cvmlpaper-atlas by_venue/<VENUE>.xlsx: the venues whose counts the others lack (the NeurIPS,
+# ICML and ICLR workbooks have almost no counts; CVPR's and ICCV's are too large for the snapshot)
+ATLAS_VENUES = ("ECCV", "3DV")
 
 
 def _years(spec: str) -> list[int]:
@@ -163,6 +166,11 @@ def _navigator_local(path: str) -> str | None:
     return f"conference-navigator/{m.group(1)}/papers.json" if m and ok else None
 
 
+def _atlas_local(path: str) -> str | None:
+    m = re.fullmatch(r"by_venue/([A-Za-z0-9]+)\.xlsx", path)
+    return f"cvmlpaper-atlas/{m.group(1)}.xlsx" if m and m.group(1) in ATLAS_VENUES else None
+
+
 ORIGINS: dict[str, list[Origin]] = {
     "papercopilot": [Origin(
         "papercopilot/paperlists", "main", _papercopilot_local,
@@ -219,6 +227,9 @@ ORIGINS: dict[str, list[Origin]] = {
         "gisbi-kim/icra2026-explorer", "main", _papercept_local,
         lambda: [f"raw/paper_titles/{d}.txt" for d in ICRA2026_TITLE_DAYS]
         + [f"raw/program_html/{d}.html" for d in ICRA2026_PROGRAM_DAYS])],
+    "atlas": [Origin(
+        "gisbi-kim/cvmlpaper-atlas", "main", _atlas_local,
+        lambda: [f"by_venue/{v}.xlsx" for v in ATLAS_VENUES])],
 }
 
 

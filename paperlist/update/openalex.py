@@ -11,13 +11,18 @@ pyalex builds the queries and parses the answers. Its version 0.21 writes ``api.
 every URL it builds (``config.openalex_url`` is read only for n-grams), so the origin of each URL is
 replaced by ``PAPERLIST_OPENALEX_URL`` and the request goes through pyalex's ``_get_from_url`` with
 our polite session (polite.py).
+
+An answer holding more works than one page (``meta.count`` above the page size) is followed page by
+page (``page=2``…): fifty DOIs ask for a page of fifty, and OpenAlex still keeps a few works that
+share one DOI (duplicates not yet merged), so such a batch has a second page. A title search reads
+only its first page (the best-ranked works): it is a search, not a list to exhaust.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -31,6 +36,7 @@ from .polite import Meter, Policy, Unreachable, UpdateError, mount
 DEFAULT_URL = "https://api.openalex.org"
 BATCH = 50  # DOIs per request (OpenAlex takes up to 100 OR-ed values)
 RETRY_MISS_DAYS = 30  # a paper OpenAlex did not have is asked again after this long
+MAX_PAGES = 10  # pages followed for one batch (OpenAlex's basic paging stops at 10,000 results)
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 
 
@@ -52,7 +58,10 @@ class Wanted:
 
 
 class OpenAlex:
-    def __init__(self, url: str, policy: Policy, meter: Meter, email: str | None = None) -> None:
+    """``select``: the only fields of a work to ask for (None: the whole work)."""
+
+    def __init__(self, url: str, policy: Policy, meter: Meter, email: str | None = None,
+                 select: Sequence[str] | None = None) -> None:
         try:
             import pyalex
         except ImportError:
@@ -63,15 +72,21 @@ class OpenAlex:
         pyalex.config.user_agent = "paperlist (+https://github.com/)"
         self.session = requests.Session()
         mount(self.session, policy, meter)
+        self.select = list(select) if select else None
+
+    def _works(self) -> Any:
+        works = self.pyalex.Works()
+        return works.select(self.select) if self.select else works
 
     def by_doi(self, dois: list[str]) -> dict[str, dict[str, Any]]:
-        """Works by DOI (lower case, without https://doi.org/), fifty per request."""
+        """Works by DOI (lower case, without https://doi.org/), fifty per request. Two works with
+        one DOI (an OpenAlex duplicate) are one paper: the one cited most speaks for it."""
         out: dict[str, dict[str, Any]] = {}
         for i in range(0, len(dois), BATCH):
             chunk = dois[i : i + BATCH]
-            query = self.pyalex.Works().filter(doi="|".join(chunk))
-            for w in self._get(query, per_page=len(chunk)):
-                if d := _doi(w.get("doi")):
+            query = self._works().filter(doi="|".join(chunk))
+            for w in self._get(query, per_page=len(chunk), pages=MAX_PAGES):
+                if (d := _doi(w.get("doi"))) and (d not in out or _cited(w) > _cited(out[d])):
                     out[d] = w
         return out
 
@@ -81,17 +96,29 @@ class OpenAlex:
         if not words:
             return None
         query = (
-            self.pyalex.Works()
+            self._works()
             .search_filter(title=words)
             .filter(publication_year=f"{want.year - 1}-{want.year + 1}")
         )
         return certain(want, self._get(query, per_page=10))
 
-    def _get(self, query: Any, per_page: int) -> list[dict[str, Any]]:
+    def _get(self, query: Any, per_page: int, pages: int = 1) -> list[dict[str, Any]]:
+        """The works of ``query``: its first page, and while ``meta.count`` says there are more, the
+        next ones, up to ``pages``."""
         url = _rebase(query.url, self.url)
         sep = "&" if "?" in url else "?"
+        out: list[dict[str, Any]] = []
+        for page in range(1, pages + 1):
+            res = self._page(query, f"{url}{sep}per-page={per_page}" + (f"&page={page}" if page > 1 else ""))
+            out.extend(dict(w) for w in res)
+            count = (getattr(res, "meta", None) or {}).get("count")
+            if not res or not isinstance(count, int) or len(out) >= count:
+                break
+        return out
+
+    def _page(self, query: Any, url: str) -> Any:
         try:
-            res = query._get_from_url(f"{url}{sep}per-page={per_page}", session=self.session)
+            return query._get_from_url(url, session=self.session)
         except requests.HTTPError as e:
             code = e.response.status_code if e.response is not None else "?"
             raise Unreachable(f"{self.url} answered HTTP {code}") from None
@@ -99,7 +126,6 @@ class OpenAlex:
             raise Unreachable(
                 f"{self.url} answered with something that is not OpenAlex's JSON ({e})"
             ) from None
-        return [dict(w) for w in res]
 
 
 def certain(want: Wanted, works: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
@@ -143,7 +169,6 @@ def work_fields(w: dict[str, Any]) -> dict[str, Any]:
             affs.append(clean(insts[0].get("display_name")) if insts and isinstance(insts[0], dict) else "")
     inverted = w.get("abstract_inverted_index")
     abstract = invert_abstract(inverted) if isinstance(inverted, dict) and inverted else None
-    cited = w.get("cited_by_count")
     ids = {"doi": d} if (d := _doi(w.get("doi"))) else {}
     if isinstance(w.get("id"), str):
         ids["openalex"] = w["id"].rsplit("/", 1)[-1]
@@ -152,9 +177,19 @@ def work_fields(w: dict[str, Any]) -> dict[str, Any]:
         "names": names,
         "affiliations": affs,
         "abstract": abstract,
-        "citations": cited if isinstance(cited, int) and cited >= 0 else None,
+        "citations": cited_by(w),
         "ids": ids,
     }
+
+
+def cited_by(w: dict[str, Any]) -> int | None:
+    """The work's citation count, or None when OpenAlex gives none."""
+    n = w.get("cited_by_count")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n >= 0 else None
+
+
+def _cited(w: dict[str, Any]) -> int:
+    return cited_by(w) or 0
 
 
 def _doi(value: object) -> str | None:

@@ -22,10 +22,12 @@ from ..sources.normalize import RecordError
 from ..sources.openreview_api import SOURCE as OPENREVIEW_SOURCE
 from ..sources.openreview_api import OpenReviewApiReader, note_record, replies_review
 from ..store import FileCounts, PaperCounts, Store, encode_record
-from .openalex import RETRY_MISS_DAYS, OpenAlex, Wanted, work_fields
+from .citations import CITATIONS_FILE, FIELDS, REFRESH_DAYS, Tally, fill_counts, today
+from .openalex import OpenAlex, Wanted, work_fields
 from .openreview import OpenReview, replies_of
 from .polite import BudgetSpent, Meter, Policy, UpdateError
 from .spool import Spool
+from .tried import Tried
 
 OPENALEX_FILE = "openalex:works"
 OPENALEX_COMMIT = 200  # papers looked up between two commits (a killed run loses at most these)
@@ -105,6 +107,9 @@ class Plan:
     openalex_from: int = 2025  # papers of this year and later that lack authors or an abstract
     openalex_max: int = 5000  # papers looked up per run at most
     openalex_policy: Policy = field(default_factory=lambda: Policy(budget=2000, min_interval=0.11))
+    citations_url: str | None = None  # None: no citation counts are asked (OpenAlex's URL otherwise)
+    citations_days: int = REFRESH_DAYS  # a count this old is asked again
+    citations_policy: Policy = field(default_factory=lambda: Policy(budget=2000, min_interval=0.11))
 
 
 def update_store(store: Store, root: Path, plan: Plan, say: Say | None = None) -> UpdateReport:
@@ -116,6 +121,8 @@ def update_store(store: Store, root: Path, plan: Plan, say: Say | None = None) -
         report.sources.append(_openreview(store, root / "openreview", plan, say))
     if plan.openalex_url:
         report.sources.append(_openalex(store, root / "openalex-tried.json", plan, say))
+    if plan.citations_url:
+        report.sources.append(_citations(store, root / "citations-tried.json", plan, say))
     # merge what this run wrote, or what an interrupted run left dirty; a run that wrote nothing
     # into a merged store leaves it byte for byte as it was
     if store.dirty_blocks() or store.pending_authors() or store.venues_stale():
@@ -197,7 +204,7 @@ def _openalex(store: Store, tried_path: Path, plan: Plan, say: Say) -> SourceRep
     vr = VenueReport("works")
     rep.venues.append(vr)
     t0 = time.perf_counter()
-    tried = _Tried(tried_path)
+    tried = Tried(tried_path)
     wanted = [w for w in _wanted(store, plan) if tried.due(w.paper_id)]
     found: dict[str, Record] = {}
     try:
@@ -261,11 +268,12 @@ def _work_record(w: Wanted, work: dict[str, Any]) -> Record:
         abstract=nz.abstract(f["abstract"]),
         ids=ids,
         citations=f["citations"],
+        citations_as_of=today() if f["citations"] is not None else None,
         annotation=True,
     )
 
 
-def _commit_openalex(store: Store, found: dict[str, Record], tried: _Tried, vr: VenueReport) -> None:
+def _commit_openalex(store: Store, found: dict[str, Record], tried: Tried, vr: VenueReport) -> None:
     """Add what was found to the OpenAlex file's records (one transaction), then remember what was
     asked. A run killed before this asks those papers again; nothing is half-written."""
     if found:
@@ -282,34 +290,26 @@ def _commit_openalex(store: Store, found: dict[str, Record], tried: _Tried, vr: 
     tried.save()
 
 
-class _Tried:
-    """Which papers OpenAlex was asked about, and when (days since the epoch): a miss is asked again
-    after ``RETRY_MISS_DAYS``, a hit not again (its record is stored)."""
+# --- citation counts ------------------------------------------------------------------------------
 
-    def __init__(self, path: Path) -> None:
-        import orjson
 
-        self.path = path
-        try:
-            data = orjson.loads(path.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
-            data = {}
-        self.seen: dict[str, list[int]] = data if isinstance(data, dict) else {}
-        self.today = int(time.time() // 86400)
-
-    def due(self, pid: str) -> bool:
-        got = self.seen.get(pid)
-        return not (
-            isinstance(got, list) and len(got) == 2 and (got[1] or self.today - got[0] < RETRY_MISS_DAYS)
-        )
-
-    def mark(self, pid: str, hit: bool) -> None:
-        self.seen[pid] = [self.today, int(hit)]
-
-    def save(self) -> None:
-        import orjson
-
-        from ..files import write_atomic
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.path, lambda f: f.write(orjson.dumps(self.seen)))
+def _citations(store: Store, tried_path: Path, plan: Plan, say: Say) -> SourceReport:
+    """Citation counts from OpenAlex for every paper it matches with certainty (citations.py)."""
+    assert plan.citations_url is not None
+    rep = SourceReport("citations", plan.citations_url)
+    vr = VenueReport(CITATIONS_FILE)
+    rep.venues.append(vr)
+    t0 = time.perf_counter()
+    tally = Tally()
+    try:
+        api = OpenAlex(plan.citations_url, plan.citations_policy, rep.meter, select=FIELDS)
+        fill_counts(store, api, Tried(tried_path), tally, plan.citations_days, say)
+    except BudgetSpent as e:
+        rep.stopped = f"{e}; run again to go on"
+    except UpdateError as e:
+        rep.error = str(e)
+    vr.notes = tally.asked
+    vr.counts.new, vr.counts.updated = tally.records_new, tally.records_updated
+    rep.seconds = time.perf_counter() - t0
+    say(f"citations   {tally.asked:,} papers asked: {tally.counts:,} counts ({tally.changed:,} changed)")
+    return rep
