@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -50,16 +51,16 @@ def prepare(home: Path, out: Path) -> None:
         subprocess.run([str(exe), "--home", str(dest), "index", "--full", "--quiet"], env=env, check=True)
 
 
-def topical(home: Path, workdir: Path) -> dict[str, object]:
+def topical(home: Path, workdir: Path) -> dict[str, Any]:
     r = subprocess.run([sys.executable, str(HERE / "topical_eval.py"), "--home", str(home), "--workdir",
                         str(workdir), "--json"], capture_output=True, text=True, check=True)
-    out: dict[str, object] = orjson.loads(r.stdout)
+    out: dict[str, Any] = orjson.loads(r.stdout)
     return out
 
 
 def hit_at_1(home: Path, seed: int) -> float:
-    r = subprocess.run([sys.executable, str(HERE / "search_eval.py"), "--home", str(home), "--seed", str(seed)],
-                       capture_output=True, text=True, check=True)
+    r = subprocess.run([sys.executable, str(HERE / "search_eval.py"), "--home", str(home),
+                        "--seed", str(seed)], capture_output=True, text=True, check=True)
     m = _OVERALL.search(r.stdout)
     if m is None:
         raise SystemExit(f"search_eval printed no overall line for {home}:\n{r.stdout[-500:]}")
@@ -78,19 +79,18 @@ def main() -> None:
             ap.error("--prepare needs --home")
         prepare(args.home, args.out)
     workdir = args.workdir or args.out / "bm25"
-    rows = {}
+    rows: dict[str, tuple[dict[str, Any], list[float]]] = {}
     for mode in MODES:
-        t = topical(args.out / mode, workdir)
-        rows[mode] = {"t": t, "hit": [hit_at_1(args.out / mode, s) for s in SEEDS]}
+        rows[mode] = (topical(args.out / mode, workdir), [hit_at_1(args.out / mode, s) for s in SEEDS])
     print(f"curated lists' signal, {args.out}: topical_eval (72 queries) and search_eval (seeds {SEEDS})")
     print(f"{'signal':<8} {'nDCG en':>8} {'nDCG zh':>8} {'P@10':>6} {'canonical en':>13} {'canonical zh':>13}"
           f" {'unjudged':>9} {'hit@1 7 / 11 / 23':>20} {'p99 ms':>7}")
     for mode in MODES:
-        t, hits = rows[mode]["t"], rows[mode]["hit"]
-        assert isinstance(t, dict)
+        t, hits = rows[mode]
         en, zh, al = t["en"]["ours"], t["zh"]["ours"], t["all"]["ours"]
-        print(f"{mode:<8} {en['ndcg@10']:>8.3f} {zh['ndcg@10']:>8.3f} {al['p@10']:>6.3f} {en['canonical']:>13}"
-              f" {zh['canonical']:>13} {al['unjudged']:>9} {' / '.join(f'{h:.3f}' for h in hits):>20}"
+        print(f"{mode:<8} {en['ndcg@10']:>8.3f} {zh['ndcg@10']:>8.3f} {al['p@10']:>6.3f}"
+              f" {en['canonical']:>13} {zh['canonical']:>13} {al['unjudged']:>9}"
+              f" {' / '.join(f'{h:.3f}' for h in hits):>20}"
               f" {t['ours_ms']['p99']:>7.1f}")
 
 
