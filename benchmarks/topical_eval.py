@@ -167,8 +167,8 @@ def main() -> None:
                     help="print the unjudged papers of the current top 10s (TSV)")
     ap.add_argument("--pool-deep", action="store_true", help="with --pool: also our positions 11-20")
     ap.add_argument("--verbose", action="store_true", help="print a per-query table")
-    ap.add_argument("--listed-weight", type=float, default=None,
-                    help="the weight of a curated list's heading (search/weights.py listed), to try others")
+    ap.add_argument("--set", action="append", default=[], metavar="WEIGHT=VALUE",
+                    help="override a ranking weight (paperlist.search.weights.Weights): listed=0, pioneer=0")
     ap.add_argument("--mode", default="auto", choices=["auto", "keyword", "semantic", "hybrid"],
                     help="our search mode (auto, as the site runs it, is keyword search without vectors)")
     args = ap.parse_args()
@@ -178,8 +178,8 @@ def main() -> None:
         tmp = tempfile.TemporaryDirectory(prefix="topical-")
         args.workdir = Path(tmp.name)
     index = baseline_index(db, args.workdir)
-    weights = DEFAULT_WEIGHTS if args.listed_weight is None else \
-        replace(DEFAULT_WEIGHTS, listed=args.listed_weight)
+    overrides = {k: type(getattr(DEFAULT_WEIGHTS, k))(v) for k, v in (x.split("=", 1) for x in args.set)}
+    weights = replace(DEFAULT_WEIGHTS, **overrides)
     searcher = Searcher(args.home, weights)
     queries = read_tsv(args.queries)
     grades: dict[str, dict[str, int]] = defaultdict(dict)
