@@ -30,7 +30,7 @@ def bibtex(paper: Paper) -> str:
     """The paper's BibTeX entry: the source's own when it is one you can paste (``problems``), else
     one generated from our fields. Where the paper's author order is not known, always generated
     (a source's key names the alphabetical list's first author)."""
-    if paper.bibtex and paper.author_order_known and not problems(paper.bibtex):
+    if paper.bibtex and paper.author_order_known and not problems(paper.bibtex, paper):
         return paper.bibtex.strip()
     return generate_bibtex(paper)
 
@@ -41,14 +41,16 @@ def bibtex_source(paper: Paper) -> str:
         return "generated"
     if not paper.author_order_known:
         return "generated: the source's author order is alphabetical"
-    found = problems(paper.bibtex)
+    found = problems(paper.bibtex, paper)
     return f"generated: the source's {found[0]}" if found else "source"
 
 
-def problems(text: str) -> list[str]:
+def problems(text: str, paper: Paper | None = None) -> list[str]:
     """What stops a BibTeX entry from being pasted as it is: it does not parse to exactly one entry, a
     field is empty, a value's braces do not balance, or LaTeX escaped as text (``\\textbackslash``,
-    a source's double escaping). Empty for a good entry."""
+    a source's double escaping); with ``paper``, also an entry that says another year or other
+    authors than the paper (OpenReview's entry of a submission has the year it was posted and
+    "Anonymous"). Empty for a good entry."""
     try:
         lib = bibtexparser.parse_string(text)
     except Exception:  # noqa: BLE001 - a source's BibTeX we cannot read is replaced, not shown broken
@@ -62,8 +64,34 @@ def problems(text: str) -> list[str]:
             out.append(f"{f.key} is empty")
         elif v.count("{") != v.count("}"):
             out.append(f"{f.key} has unbalanced braces")
-        elif "\\textbackslash" in v:
+        elif "\\textbackslash" in v or "\\$" in v:
             out.append(f"{f.key} holds LaTeX escaped as text")
+    if paper is not None:
+        out += _disagreements(lib.entries[0], paper)
+    return out
+
+
+def _family(name: str) -> str:
+    """The last word of a name's family name, folded: "van der Schaar, Mihaela", "Mihaela van der
+    Schaar" and "Mihaela Schaar" all give "schaar" (a source that drops the particle still agrees)."""
+    name = plain(name).strip()
+    family = name.split(",")[0] if "," in name else name
+    words = re.findall(r"[a-z]+", fold(family).lower())
+    words = [w for w in words if w not in ("jr", "sr", "ii", "iii", "iv")] or words
+    return words[-1] if words else ""
+
+
+def _disagreements(entry: Entry, paper: Paper) -> list[str]:
+    fields = {f.key.lower(): str(f.value).strip().strip("{}") for f in entry.fields}
+    out = []
+    year = fields.get("year", "")
+    if year.isdigit() and int(year) != paper.year:
+        out.append(f"year is {year}, the paper's {paper.year}")
+    if "author" in fields and paper.authors:
+        cited = [_family(a) for a in re.split(r"\s+and\s+", fields["author"], flags=re.I) if a.strip()]
+        ours = [_family(a.name) for a in paper.authors]
+        if cited[:1] != ours[:1] or sorted(cited) != sorted(ours):
+            out.append("author list is not the paper's")
     return out
 
 

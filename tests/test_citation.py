@@ -66,6 +66,16 @@ def test_biblio_fields_are_used() -> None:
     ("@inproceedings{k, title = {\\textbackslash ell\\_1-regression}, year = {2018}}", False),
     ("@inproceedings{k, title = {T}, pages = {}, year = {2018}}", False),
     ("@inproceedings{k, title = {T}, pages = {}}, year = {2018}}", False),
+    # issue 44 item 7's audit: OpenReview's entry of an ICLR 2026 submission, posted in 2025 by
+    # "Anonymous"; RSS's authors separated by commas (one name to BibTeX); escaped dollars as text
+    ("@misc{k, title={T}, author={Anonymous}, year={2024}}", False),
+    ("@inproceedings{k, title={T}, author={Vaswani, Ashish and Shazeer, Noam}, year={2023}}", False),
+    ("@inproceedings{k, title={T}, author={Ashish Vaswani, Noam Shazeer}, year={2024}}", False),
+    ("@inproceedings{k, title={{UI}2Code\\${\\textasciicircum}N\\$}, year={2024}}", False),
+    # the same authors, written "Family, Given", with "AND", or with a particle our names lack
+    ("@inproceedings{k, title={T}, author={Vaswani, Ashish and Shazeer, Noam}, year={2024}}", True),
+    ("@inproceedings{k, title={T}, author={Ashish Vaswani AND Noam Shazeer}, year={2024}}", True),
+    ("@inproceedings{k, title={T}, author={Ashish Vaswani and Noam van Shazeer}, year={2024}}", True),
 ])
 def test_source_bibtex_used_only_when_it_can_be_pasted(src: str, used: bool) -> None:
     out = bibtex(paper(bibtex=src))
