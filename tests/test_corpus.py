@@ -68,7 +68,7 @@ def test_issue_15_figures(corpus_store: Store) -> None:
     assert s["papers"] >= 290_000 and s["venues"] >= 58
     assert set(s["sources"]) == {"papercopilot", "mlanthology", "acl", "openreview", "aitopconf", "orgroups",
                                  "webconf", "explorer", "papercept", "highlights", "navigator",
-                                 "openreview-api", "scores"}
+                                 "openreview-api", "scores", "atlas"}
     counts = {(v, y): n for v, y, n in corpus_store.db.execute(
         "SELECT venue, year, count(*) FROM papers GROUP BY venue, year")}
     for vy, least in NEW_VENUE_YEARS.items():

@@ -54,16 +54,20 @@ class MatchReport:
 
 
 def fingerprint(store: Store) -> str:
-    """What paper_lists is derived from: the papers and the lists."""
+    """What paper_lists is derived from: the papers and the lists ("" without lists: a home that
+    never read any needs no match, and its index does not change when one runs)."""
+    lists = store.curated_entries_digest()
+    if not lists:
+        return ""
     h = hashlib.sha1(store.papers_fingerprint().encode())
-    h.update(store.curated_entries_digest().encode())
+    h.update(lists.encode())
     return h.hexdigest()
 
 
 def is_current(store: Store) -> bool:
     from ..store.curated import MATCHED_KEY
 
-    return store.meta(MATCHED_KEY) == fingerprint(store)
+    return (store.meta(MATCHED_KEY) or "") == fingerprint(store)
 
 
 def match_lists(store: Store, force: bool = False) -> MatchReport:
@@ -72,8 +76,13 @@ def match_lists(store: Store, force: bool = False) -> MatchReport:
 
     t0 = time.perf_counter()
     fp = fingerprint(store)
-    if not force and store.meta(MATCHED_KEY) == fp:
+    if not force and (store.meta(MATCHED_KEY) or "") == fp:
         rep = MatchReport(skipped=True, **_stored(store))
+        return rep
+    if not fp:                      # no lists (any more): nothing to match against the papers
+        rep = MatchReport()
+        rep.rows = store.replace_paper_lists(iter(()), fp, rep.to_dict())
+        rep.seconds = time.perf_counter() - t0
         return rep
     index = _Index(store)
     found: dict[tuple[str, str], dict[str, Any]] = {}
