@@ -42,7 +42,8 @@ MARKDOWN_ABSTRACT = (
     "A second paragraph with a broken formula $\\frac{a}{b$ and an unclosed $ dollar.")
 
 SOURCE_BIBTEX = ("@inproceedings{jin2024knowing,\n  title = {Knowing Without Saying},\n"
-                 "  author = {Jin, Ruochen and Pang, Tianyu},\n  booktitle = {NeurIPS},\n  year = {2024}\n}")
+                 "  author = {Lovelace, Ada and Jin, Ruochen and Pang, Tianyu},\n  booktitle = {NeurIPS},\n"
+                 "  year = {2024}\n}")
 
 
 XSS_AFFILIATION = '"><img src=x onerror=alert("aff")>'

@@ -79,11 +79,9 @@ def match_lists(store: Store, force: bool = False) -> MatchReport:
     if not force and (store.meta(MATCHED_KEY) or "") == fp:
         rep = MatchReport(skipped=True, **_stored(store))
         return rep
-    if not fp:                      # no lists (any more): nothing to match against the papers
-        rep = MatchReport()
-        rep.rows = store.replace_paper_lists(iter(()), fp, rep.to_dict())
-        rep.seconds = time.perf_counter() - t0
-        return rep
+    if not fp:                      # no lists (any more): nothing to match, nothing left of a match
+        store.clear_paper_lists()
+        return MatchReport(skipped=True, seconds=time.perf_counter() - t0)
     index = _Index(store)
     found: dict[tuple[str, str], dict[str, Any]] = {}
     rep = MatchReport()

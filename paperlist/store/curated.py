@@ -73,6 +73,16 @@ class CuratedMixin(StoreBase):
             self.set_meta(db, REPORT_KEY, orjson.dumps(report).decode())
         return n
 
+    def clear_paper_lists(self) -> None:
+        """No lists: no rows and no record of a match (a home that never read lists keeps its
+        store as it was; one whose lists all went loses what they said)."""
+        rows = self.db.execute("SELECT 1 FROM paper_lists LIMIT 1").fetchone()
+        if self.meta(MATCHED_KEY) is None and rows is None:
+            return
+        with self.transaction() as db:
+            db.execute("DELETE FROM paper_lists")
+            db.execute("DELETE FROM meta WHERE key IN (?, ?)", (MATCHED_KEY, REPORT_KEY))
+
     def curated_report(self) -> dict[str, Any]:
         raw = self.meta(REPORT_KEY)
         return orjson.loads(raw) if raw else {}
