@@ -89,7 +89,7 @@ def export(store: Store, ids: Iterable[str], fmt: str, record: Callable[[Paper],
         elif fmt == "ris":
             yield ris.dumps(papers, paper_url, notes)
         elif fmt == "csv":
-            yield "".join(csv_line(csv_row(p, paper_url, len(store.paper_lists(p.id)))
+            yield "".join(csv_line(csv_row(p, paper_url, store.count_paper_lists(p.id))
                                    + ([safe_cell(note(p.id) or "")] if notes is not None else []))
                           for p in papers)
         else:

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.corpus
 def _lists_of(store: Store, title: str) -> set[str]:
     ids = [pid for pid, in store.db.execute("SELECT id FROM papers WHERE title = ?", (title,))]
     assert ids, title
-    return {name for pid in ids for name, _ in store.paper_lists(pid)}
+    return {name for pid in ids for name, _, _ in store.paper_lists(pid)}
 
 
 def test_every_list_is_read_and_half_of_the_entries_name_our_papers(corpus_store: Store) -> None:

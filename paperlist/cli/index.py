@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import click
 
-from ..curated.match import match_lists
-from ..index import fulltext
+from ..index.fulltext import BuildReport
+from ..service.derived import build_index
 from .common import catch_store_errors, current_home, echo_json, open_store, with_home
 from .progress import make_display, running
 
 
-def print_build(rep: fulltext.BuildReport, timed: bool = True) -> None:
+def print_build(rep: BuildReport, timed: bool = True) -> None:
     if rep.skipped:
         click.echo(f"index:   current ({rep.generation}, {rep.papers:,} papers)")
     else:
@@ -36,13 +36,12 @@ def index_cmd(force: bool, full: bool, as_json: bool, quiet: bool) -> None:
     replaced (--full writes every document). `paperlist ingest` runs this automatically when
     papers changed.
     """
-    store, home = open_store(readonly=False), current_home().path
+    store, home = open_store(readonly=False), current_home()
     with running(make_display(quiet or as_json),
                  lambda: "the previous index generation is still the one searched; run the same command "
                          "again to build it") as display:
-        match_lists(store)          # the curated lists' matches the index carries (skipped when current)
-        rep = fulltext.build(store, home, force=force, full=full,
-                             progress=lambda n, total: display.update("index", n, total))
+        rep = build_index(home, store, force=force, full=full,
+                          progress=lambda n, total: display.update("index", n, total))
     if as_json:
         echo_json(rep.to_dict())
     else:

@@ -66,6 +66,14 @@ def refresh(home: Home, store: Store, force: bool = False,
     return DerivedReport(topics, stats, index, lists)
 
 
+def build_index(home: Home, store: Store, force: bool = True, full: bool = False,
+                progress: Callable[[int, int], None] | None = None) -> BuildReport:
+    """The search index alone (``paperlist index``), with the curated lists' matches it carries
+    brought up to date first (skipped when current)."""
+    lists_match.match_lists(store)
+    return fulltext.build(store, home.path, force=force, full=full, progress=progress)
+
+
 def stale(home: Home, store: Store) -> bool:
     """True when the topics, the statistics or the index do not match the papers (or there is no
     usable index)."""

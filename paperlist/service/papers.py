@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 from urllib.parse import quote, urlencode
 
 from .. import venues as venue_registry
@@ -148,15 +147,11 @@ def paper_fields(p: Paper, lists: list[CuratedList]) -> PaperFields:
     }
 
 
-def curated_lists(store: Store, paper_id: str,
-                  described: dict[str, dict[str, Any]] | None = None) -> list[CuratedList]:
+def curated_lists(store: Store, paper_id: str) -> list[CuratedList]:
     """The curated reading lists that include a paper (paperlist/curated): curated lists by name,
-    then whole-conference dumps. ``described``: ``store.curated_lists()``, read once by a caller
-    that asks for many papers."""
-    described = store.curated_lists() if described is None else described
+    then whole-conference dumps."""
     out: list[CuratedList] = []
-    for name, row in store.paper_lists(paper_id):
-        info = described.get(name) or {}
+    for name, row, info in store.paper_lists(paper_id):
         url = str(info.get("url") or "")
         if not _GITHUB.match(url):
             url = "https://github.com/" + quote(name, safe="/")
@@ -172,27 +167,18 @@ def curated_lists(store: Store, paper_id: str,
 
 def export_record(store: Store) -> Callable[[Paper], PaperFields]:
     """What an export writes of a paper (its plain fields, with its curated lists)."""
-    described = store.curated_lists()
-    return lambda p: paper_fields(p, curated_lists(store, p.id, described))
+    return lambda p: paper_fields(p, curated_lists(store, p.id))
 
 
-def citation_source(store: Store, p: Paper) -> tuple[str | None, str | None]:
+def citation_source(p: Paper) -> tuple[str | None, str | None]:
     """The source that gave the paper's citation count and the day it was read, where known: the
-    merge records both in the provenance (``citations``: the count's file, ``citations_as_of``).
-    A paper merged before that has none: its count is then the largest of its records'; (None,
-    None) when it has no count."""
-    if p.citations is None:
+    merge records both in the provenance (``citations``: the count's file, ``citations_as_of``;
+    a store merged before merge version 7 is merged again by its next ingest)."""
+    given = p.provenance.get("citations") if p.citations is not None else None
+    if not given:
         return None, None
-    given = p.provenance.get("citations")
-    if given:
-        when = p.provenance.get("citations_as_of")
-        dated = when[:10] if isinstance(when, str) and _ISO_DATE.match(when) else None
-        return given.split(":", 1)[0], dated
-    for r in store.paper_records(p.id):
-        if r.citations is not None and r.citations == p.citations:
-            return r.source, (r.citations_as_of if r.citations_as_of and _ISO_DATE.match(r.citations_as_of)
-                              else None)
-    return None, None
+    when = p.provenance.get("citations_as_of")
+    return given.split(":", 1)[0], when[:10] if isinstance(when, str) and _ISO_DATE.match(when) else None
 
 
 def paper(home: Home, ref: str) -> PaperDetail:
@@ -205,7 +191,7 @@ def paper(home: Home, ref: str) -> PaperDetail:
                             if i not in twins][:12])
     found, method = similar_papers(home.searcher, p, limit=10)
     found = [(i, s) for i, s in found if i not in twins]
-    source, as_of = citation_source(home.store, p)
+    source, as_of = citation_source(p)
     out: PaperDetail = {
         **paper_fields(p, curated_lists(home.store, p.id)),
         "title_html": render_inline(p.title), "abstract_html": render_block(p.abstract),

@@ -297,8 +297,7 @@ FULL_LISTS = 6
 
 def _full_list(home: Home, key: str, year: int, flt: ListFilter) -> tuple[int, list[PaperSummary]]:
     lists: OrderedDict[Any, tuple[int, list[PaperSummary]]] = home.cache.get(("full_lists",), OrderedDict)
-    k = (key, year, tuple(flt.statuses), flt.track, tuple(flt.words), flt.accepted, flt.sort,
-         tuple(flt.topics))
+    k = (key, year, repr(flt))            # every field of the filter (a dataclass)
     got = lists.get(k)
     if got is None:
         total, cards = home.store.list_papers(key, year, flt, limit=None)

@@ -87,10 +87,17 @@ class CuratedMixin(StoreBase):
         raw = self.meta(REPORT_KEY)
         return orjson.loads(raw) if raw else {}
 
-    def paper_lists(self, paper_id: str) -> list[tuple[str, dict[str, Any]]]:
-        """The lists that include a paper: (list name, what paper_lists holds), in name order."""
-        return [(name, orjson.loads(data)) for name, data in self.db.execute(
-            "SELECT list, data FROM paper_lists WHERE paper_id = ? ORDER BY list", (paper_id,))]
+    def paper_lists(self, paper_id: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+        """The lists that include a paper: (list name, what paper_lists holds, the list's
+        description), in name order; one query, as a paper page asks it on every request."""
+        rows = self.db.execute("SELECT p.list, p.data, coalesce(c.data, '{}') FROM paper_lists p"
+                               " LEFT JOIN curated_lists c ON c.list = p.list"
+                               " WHERE p.paper_id = ? ORDER BY p.list", (paper_id,))
+        return [(name, orjson.loads(data), orjson.loads(info)) for name, data, info in rows]
+
+    def count_paper_lists(self, paper_id: str) -> int:
+        row = self.db.execute("SELECT count(*) FROM paper_lists WHERE paper_id = ?", (paper_id,)).fetchone()
+        return int(row[0])
 
     def iter_paper_lists(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
         """(paper id, list, data) of every paper in a list, ordered by paper id (the index's scan)."""
