@@ -82,22 +82,30 @@ def environment(lang: str) -> Environment:
 # How many authors a row of a whole conference-year list names before "+N" (issue 46 item 2: with
 # three, NeurIPS 2025's 5,824 rows alone were 350 KB gzip; with two the page is about 315 KB).
 COMPACT_AUTHORS = 2
+# Rows per block of a whole list. Each block is an <ol> the browser lays out only near the screen
+# (content-visibility: auto, site.css). On every row instead, Chromium kept one intersection
+# observer target and fired one event per row: 5,824 of each on NeurIPS 2025, the load event at
+# ~470 ms; in blocks of 100-400 it is ~260 ms (benchmarks/page_load_bench.py).
+ROWS_BLOCK = 200
 
 
-def _compact_rows(lang: str) -> Callable[[list[Mapping[str, Any]], bool], Markup]:
-    """The rows of a whole conference-year list ("all"): per paper its title linked to its page,
-    the first authors and "+N" (all of them on that page), and short badges: no per-paper markup
-    that repeats (no ids besides the link, no buttons: site.js builds the triage controls from the
-    link). Plain Python for the 5,000-paper loop; every paper field is escaped."""
+def _compact_rows(lang: str) -> Callable[[list[Mapping[str, Any]], bool, int], Markup]:
+    """The rows of a whole conference-year list ("all"), in numbered blocks of ROWS_BLOCK: per paper
+    its title linked to its page, the first authors and "+N" (all of them on that page), and short
+    badges: no per-paper markup that repeats (no ids besides the link, no buttons: site.js builds
+    the triage controls from the link). Plain Python for the 5,000-paper loop; every paper field is
+    escaped."""
     pre = i18n.prefix(lang)
     gettext = i18n.translations(lang).gettext
     status = {k: str(escape(gettext(v))) for k, v in labels.STATUS.items()}
     award = str(escape(gettext("Award")))
     rating = gettext("Rating %(r)s")
 
-    def rows(papers: list[Mapping[str, Any]], with_status: bool = True) -> Markup:
+    def rows(papers: list[Mapping[str, Any]], with_status: bool = True, start: int = 1) -> Markup:
         out = []
-        for p in papers:
+        for i, p in enumerate(papers):
+            if i % ROWS_BLOCK == 0:
+                out.append(("</ol>\n" if i else "") + f'<ol start="{start + i}">')
             authors = p["authors"]
             names = ", ".join(str(escape(a["name"])) for a in authors[:COMPACT_AUTHORS])
             if len(authors) > COMPACT_AUTHORS:
@@ -115,7 +123,7 @@ def _compact_rows(lang: str) -> Callable[[list[Mapping[str, Any]], bool], Markup
                 badges += f' <b class="rating">★ {r}</b>'
             href = escape(pre + p["href"])
             out.append(f'<li><a href="{href}">{render_inline(p["title"])}</a> {names}{badges}</li>')
-        return Markup("\n".join(out))
+        return Markup("\n".join(out) + ("\n</ol>" if papers else ""))
 
     return rows
 

@@ -89,7 +89,7 @@
 
   // --- keyboard: "/" search, j/k results, Enter opens, l language ---
   var current = -1;
-  function cards() { return doc.querySelectorAll("[data-nav]:not([hidden]), [data-rows] > li:not([hidden])"); }
+  function cards() { return doc.querySelectorAll("[data-nav]:not([hidden]), [data-rows] > ol > li:not([hidden])"); }
   function move(step) {
     var list = cards();
     if (!list.length) { return; }
@@ -112,7 +112,7 @@
       e.preventDefault(); move(1); return;                 // from the box into the live results
     }
     if (typing(active)) { return; }
-    if ((e.key === "ArrowDown" || e.key === "ArrowUp") && active && active.closest("[data-nav], [data-rows] > li, #hits")) {
+    if ((e.key === "ArrowDown" || e.key === "ArrowUp") && active && active.closest("[data-nav], [data-rows] > ol > li, #hits")) {
       e.preventDefault(); move(e.key === "ArrowDown" ? 1 : -1); return;
     }
     if (e.key === "/") {
@@ -183,7 +183,7 @@
     });
   }
   // a card's title link; a compact row's (a whole conference-year list) is its own link
-  function titleLink(el) { return el.querySelector(".card-title a, [data-rows] > li > a"); }
+  function titleLink(el) { return el.querySelector(".card-title a, [data-rows] > ol > li > a"); }
   function titleOf(el) {
     var a = titleLink(el) || doc.querySelector("h1");
     return a ? a.textContent.trim() : "";
@@ -309,7 +309,7 @@
   // A compact row carries only its link: its paper id (for the seen and star marks) comes from
   // there; j/k move through its rows as through cards (cards() above).
   function initRows(root) {
-    root.querySelectorAll("[data-rows] > li:not([data-paper])").forEach(function (li) {
+    root.querySelectorAll("[data-rows] > ol > li:not([data-paper])").forEach(function (li) {
       var href = li.firstElementChild ? li.firstElementChild.getAttribute("href") || "" : "";
       var at = href.lastIndexOf("/papers/");
       if (at >= 0) { li.setAttribute("data-paper", decodeURIComponent(href.slice(at + 8))); }
