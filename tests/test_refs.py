@@ -184,6 +184,29 @@ def test_arxiv_entries_lose_their_preprint_fields() -> None:
     assert e["note"] == "cited a lot"              # a field it cannot improve is kept
 
 
+def test_a_rewrite_restores_capitals_and_drops_empty_fields() -> None:
+    """Issue 44, "Why" item 6: the resolver left a lower-cased title as typed where the library has
+    the real capitals (ViT), and copied ``pages = {}``. A title that lost capitals takes the
+    paper's; one with as many (braces and accents as typed) stays; an empty field goes, whoever
+    wrote it."""
+    [b] = read_bib("@inproceedings{d, title={vit: vision transformers at scale}, "
+                   "author={Dosovitskiy, Alexey}, booktitle={ICLR}, pages={}, year={2021}, note={ }}")
+    pub = ("@inproceedings{x, title={{ViT}: Vision Transformers at Scale}, author={Alexey Dosovitskiy}, "
+           "booktitle={International Conference on Learning Representations}, year={2021}, volume={}}")
+    out, changed = published(b, pub, same_venue=True)
+    lib = bibtexparser.parse_string(out)
+    e = lib.entries[0]
+    assert not lib.failed_blocks and e["title"] == "{ViT}: Vision Transformers at Scale"
+    assert not {"pages", "note", "volume"} & {k.lower() for k in e.fields_dict}
+    assert "= {}" not in out and {"title", "pages", "note"} <= set(changed)
+    # the same title with its capitals (even more of them) is the user's, as typed
+    [b] = read_bib("@inproceedings{d, title={{ViT}: Vision Transformers At Scale}, "
+                   "author={Dosovitskiy, Alexey}}")
+    out, changed = published(b, pub, same_venue=True)
+    assert bibtexparser.parse_string(out).entries[0]["title"] == "{ViT}: Vision Transformers At Scale"
+    assert "title" not in changed
+
+
 def test_reference_line_ids_are_found() -> None:
     c = parse_reference("A. Vaswani et al. Attention is all you need. arXiv:1706.03762v5, 2017. "
                         "https://doi.org/10.5555/3295222.3295349")

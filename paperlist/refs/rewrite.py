@@ -2,8 +2,10 @@
 
 The published entry is the paper's own BibTeX (``citation.bibtex``: the source's entry, else one
 generated from the merged fields), read with bibtexparser. The result keeps the user's citation
-key, the user's title and authors when they are the same (their braces and accents as typed), and
-every field the published entry does not replace (notes, abstracts, keywords, files …). Fields
+key, the user's title and authors when they are the same (their braces and accents as typed; a
+title that lost its capitals, "an image is worth 16x16 words", takes the paper's), and every field
+the published entry does not replace (notes, abstracts, keywords, files …). A field left empty
+(``pages = {}``) is dropped, whoever wrote it. Fields
 that describe where an arXiv preprint or another venue published it are dropped when the venue
 changes, so an upgraded preprint does not keep ``journal = {arXiv preprint …}``.
 """
@@ -38,8 +40,7 @@ def published(block: BibBlock, paper_bibtex: str, same_venue: bool) -> tuple[str
     mine = {k.lower(): (k, v) for k, v in block.fields}
     out: list[tuple[str, str]] = []
     for low, (name, value) in pub.items():
-        if low == "title" and "title" in mine and title_key(value_plain(mine["title"][1])) == title_key(
-                value_plain(value)):
+        if low == "title" and "title" in mine and _same_title(mine["title"][1], value):
             out.append(mine["title"])          # the same title: the user's braces and accents
         elif low == "author" and "author" in mine and _same_authors(mine["author"][1], value):
             out.append(mine["author"])
@@ -53,11 +54,18 @@ def published(block: BibBlock, paper_bibtex: str, same_venue: bool) -> tuple[str
         if low == "note" and _PREPRINT.search(value) and not same_venue:
             continue                           # "arXiv preprint …": the published version replaces it
         out.append((name, value))
+    out = [(k, v) for k, v in out if value_plain(v).strip()]
     now = {k.lower(): v for k, v in out}
     changed = sorted(k for k in set(now) | set(mine) if now.get(k) != mine.get(k, ("", None))[1])
     if entry_type.lower() != block.entry_type.lower():
         changed.insert(0, "entry type")
     return write_entry(entry_type, block.key, out), changed
+
+
+def _same_title(mine: str, pub: str) -> bool:
+    """The user's title is the paper's, with no capital lost (a lower-cased "vit" is not "ViT")."""
+    a, b = value_plain(mine), value_plain(pub)
+    return title_key(a) == title_key(b) and sum(c.isupper() for c in a) >= sum(c.isupper() for c in b)
 
 
 def _same_authors(mine: str, pub: str) -> bool:
