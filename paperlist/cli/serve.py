@@ -16,6 +16,11 @@ from ..service.replicas import drain
 from ..snapshots.layout import LIVE
 from .common import catch_store_errors, fail, home_dir, with_home
 
+# The web layer, by import path: uvicorn imports it in each worker. Named here, above both the web
+# and the service, so that service/serving.py (which web/ imports) does not depend on web/.
+APP_FACTORY = "paperlist.web.app:app_from_env"      # builds each worker's app from the environment
+PROTOCOL = "paperlist.web.guard:GuardedProtocol"    # the HTTP protocol that enforces the limits
+
 
 def _csv(value: str | None) -> list[str]:
     return [x.strip() for x in (value or "").split(",") if x.strip()]
@@ -107,7 +112,7 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     --max-inflight requests at once: the rest get 503 + Retry-After at once."""
     import uvicorn
 
-    from ..service.serving import APP_FACTORY, ServerLimits, public_base_url, uvicorn_options
+    from ..service.serving import ServerLimits, public_base_url, uvicorn_options
 
     home = home_dir().resolve()
     root, follow_s = home, None
@@ -149,7 +154,7 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     limits = ServerLimits(**{k: v for k, v in given.items() if v is not None})  # type: ignore[arg-type]
     click.echo(f"paperlist: serving {home} on http://{shown}:{port}/  (English: http://{shown}:{port}/en/; "
                f"public address {base})", err=True)
-    options = uvicorn_options(limits, _proxies(forwarded_allow_ips))
+    options = uvicorn_options(limits, _proxies(forwarded_allow_ips), PROTOCOL)
     job = _embedding_job(home, host, port) if embed else nullcontext()
     updates = _update_job(home, host, port, every, publish_to) if every else nullcontext()
     follows = (_follow_job(root, follow_url, follow_s, disk_budget) if follow_url and follow_s

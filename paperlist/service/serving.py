@@ -1,6 +1,8 @@
 """How the site is served, as plain settings: its public address, the connection limits of each
 worker, and the options uvicorn is started with. ``paperlist serve`` builds them; the web layer
-(web/app.py, web/guard.py, named here only by import path) reads them in each worker."""
+(web/app.py, web/guard.py) reads them in each worker. This module names no part of that layer, not
+even by import path: the service sits below the web (``paperlist serve`` names the app and its
+protocol to uvicorn)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,6 @@ import os
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
-
-APP_FACTORY = "paperlist.web.app:app_from_env"      # builds each worker's app from the environment
 
 
 def public_base_url(url: str) -> str:
@@ -23,7 +23,6 @@ def public_base_url(url: str) -> str:
 
 
 LIMITS_ENV = "PAPERLIST_SERVER_LIMITS"
-PROTOCOL = "paperlist.web.guard:GuardedProtocol"
 
 
 @dataclass(frozen=True)
@@ -50,14 +49,15 @@ class ServerLimits:
         return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
-def uvicorn_options(limits: ServerLimits, forwarded_allow_ips: list[str]) -> dict[str, Any]:
-    """What uvicorn.run / uvicorn.Config need to run with these limits; X-Forwarded-For is read
-    only from the trusted proxies listed (none: it is never read).
+def uvicorn_options(limits: ServerLimits, forwarded_allow_ips: list[str], http: str) -> dict[str, Any]:
+    """What uvicorn.run / uvicorn.Config need to run with these limits, with ``http`` (the import
+    path of the HTTP protocol class that enforces them) as uvicorn's ``http``; X-Forwarded-For is
+    read only from the trusted proxies listed (none: it is never read).
 
     The event loop is asyncio's, not uvloop: under overload (1,000 connections) uvloop left new
     connections unserved for 7-9 s, until the load stopped, where asyncio served them in 0.4 s, at
     the same throughput under normal load (BENCHMARKS.md, "Hardened server")."""
     os.environ[LIMITS_ENV] = limits.to_env()
-    return {"http": PROTOCOL, "loop": "asyncio", "timeout_keep_alive": limits.keep_alive,
+    return {"http": http, "loop": "asyncio", "timeout_keep_alive": limits.keep_alive,
             "server_header": False,
             "proxy_headers": bool(forwarded_allow_ips), "forwarded_allow_ips": forwarded_allow_ips or None}

@@ -20,7 +20,7 @@ Per worker process:
 Every refusal is an RFC 9457 problem (``application/problem+json``) of problems.PROBLEMS.
 
 ``paperlist serve`` hands the limits to its workers in $PAPERLIST_SERVER_LIMITS (JSON) and names
-this protocol as uvicorn's ``http`` class (``service.serving.uvicorn_options``).
+this protocol as uvicorn's ``http`` class (cli/serve.py, through ``service.serving.uvicorn_options``).
 """
 
 from __future__ import annotations
