@@ -73,7 +73,7 @@ class IngestReport:
 
 class Progress(Protocol):
     def file_done(self, n: int, total: int, report: FileReport) -> None: ...
-    def merge_step(self, n: int, total: int, block: str) -> None: ...
+    def merge_step(self, n: int, total: int, block: str) -> None: ...   # n = 0 (block "") as it starts
 
 
 @dataclass(slots=True)
@@ -173,6 +173,8 @@ def merge_pending(store: Store, report: IngestReport | None = None, progress: Pr
     if store.meta("merge_version") != str(merge.MERGE_VERSION):
         store.mark_all_dirty()          # the merge rules changed since this store was merged
     blocks = store.dirty_blocks()
+    if progress:
+        progress.merge_step(0, len(blocks), "")      # the merge's time starts here, not at its first block
     own = ex is None
     if own:
         ex = _executor(jobs if len(blocks) > 8 else 1)

@@ -14,15 +14,19 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from paperlist.cli.progress import LineDisplay
+from paperlist.cli.ingest_summary import IngestProgress
+from paperlist.cli.progress import Display, LineDisplay, steps
 from paperlist.ingest import FileReport, IngestReport
 from paperlist.reports import write_ingest_report
+from paperlist.service import Home, derived
 from paperlist.store import Store
 
 from .conftest import PAPERCOPILOT, shared_data
+from .curated_util import write_lists
 
 BAD_RECORDS = [{"title": "Good One", "author": "A B"}, {"author": "No Title"}, {"title": ["not", "text"]},
                {"title": "Good Two", "author": 7}]
@@ -78,6 +82,45 @@ def test_non_terminal_ingest_is_a_few_lines_and_a_report_of_every_skipped_record
         ("skipped", bad, "record 2: 'title' should be text, found a list"),
         ("skipped", bad, "record 3: 'author' should be text or a list of names, found a number")]
     assert [x["file"] for x in rows if x["kind"] == "ignored"] == [str(folder / "notes.json")]
+
+
+def test_each_phase_is_timed_once_and_the_phases_are_the_whole_run(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 45: "stats: … in 13.8s" and then "time: … stats 145.3s" were two clocks over different
+    spans under one name. The summary's "time:" line is now the only clock: its phases follow one
+    another with no gap and no overlap, so each agrees with what its step measures of itself and
+    together they are the run. Reading the curated lists is slowed here: it is a phase of its own,
+    not hidden in the merge's time."""
+    read_lists = derived.read_lists
+
+    def slow_read(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.5)
+        return read_lists(*args, **kwargs)
+
+    monkeypatch.setattr(derived, "read_lists", slow_read)
+    data = tmp_path / "data"
+    shutil.copytree(PAPERCOPILOT, data / "papercopilot")
+    write_lists(data)
+    (tmp_path / "home").mkdir()
+    display = Display()                  # the displays' clock, without their output
+    t0 = time.perf_counter()
+    rep, built = derived.ingest(Home(tmp_path / "home"), [str(data)], progress=IngestProgress(display),
+                                step_progress=steps(display), jobs=1)
+    display.close()
+    wall = time.perf_counter() - t0
+    t = display.times
+    assert list(t) == ["files", "merge", "curated", "topics", "stats", "lists", "index"]
+    assert built is not None and built.lists is not None and rep.lists is not None
+
+    def agree(phase: float, own: float) -> bool:
+        return abs(phase - own) <= 0.15 + 0.1 * own
+
+    assert agree(t["files"] + t["merge"], rep.seconds), (t, rep.seconds)
+    assert agree(t["curated"], 0.5 + rep.lists.seconds), (t, rep.lists.seconds)
+    for phase, own in (("topics", built.topics), ("stats", built.stats), ("lists", built.lists),
+                       ("index", built.index)):
+        assert agree(t[phase], own.seconds), (phase, t, own.seconds)
+    assert agree(sum(t.values()), wall), (t, wall)
 
 
 def test_verbose_restores_the_per_file_lines(tmp_path: Path, folder: Path) -> None:

@@ -40,6 +40,8 @@ PHASES: dict[str, tuple[str, str]] = {
     "merge": ("merging", "blocks"),
     "topics": ("assigning topics", ""),
     "stats": ("conference statistics", ""),
+    "curated": ("reading curated lists", ""),
+    "lists": ("matching curated lists", ""),
     "index": ("indexing", "papers"),
     "embed": ("embedding", "texts"),
 }

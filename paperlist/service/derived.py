@@ -29,8 +29,10 @@ from ..topics.build import AssignReport, assign_topics
 from ..topics.build import is_current as topics_current
 from .home import Home
 
-# Progress of a derived step: (phase, done, total), phase "topics", "stats" or "lists" (0/0 when
-# they start) or "index".
+# Progress of an ingest's own steps and the derived ones: (phase, done, total). "files" (0/0 as the
+# ingest starts: its file and merge progress go to its ``Progress``), "curated" (reading curated
+# lists), "topics", "stats", "lists" (matching them; 0/0 when they start) and "index". Each phase
+# runs until the next one starts, so a display's times add up to the whole run.
 StepProgress = Callable[[str, int, int], None]
 
 
@@ -87,10 +89,14 @@ def ingest(home: Home, targets: list[str], fmt: str | None = None, force: bool =
            step_progress: StepProgress | None = None) -> tuple[IngestReport, DerivedReport | None]:
     """Ingest files, folders or URLs into the home's store, then (with ``derive``) bring the
     topics and the index up to date when the papers changed or they are stale."""
+    if step_progress:
+        step_progress("files", 0, 0)          # the files' time starts here, not at the first file read
     store = home.writable_store()
     rep = ingest_files(store, targets, fmt=fmt, force=force, progress=progress, jobs=jobs)
     folders = lists_folder.find(targets)
     if folders:
+        if step_progress:
+            step_progress("curated", 0, 0)    # reading the lists is its own phase, not the merge's
         rep.lists = read_lists(store, folders, force=force)
         for problem in rep.lists.problems:          # a list file that cannot be read fails the run
             name, _, why = problem.partition(": ")
