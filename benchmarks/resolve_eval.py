@@ -15,7 +15,8 @@ resolved (``strip_ids``), so the resolver must find the paper from the text alon
    the truth paper (precision; rewrites of entries without truth are listed for a person to check).
 
 3. ``--sample N`` (a check of precision at scale, not on researchers' files): N papers drawn from
-   the store, each cited as a user would (its BibTeX, ids, URL and pages removed, title
+   the store (``--hard N``: N with titles of 4 words or fewer, and N of journals), each cited as a
+   user would (its BibTeX, ids, URL and pages removed, title
    lower-cased, in one of the reference styles for the search); truth is the paper drawn, or a
    paper with the same title and first author (a twin the text cannot tell apart).
 
@@ -110,6 +111,8 @@ def main() -> None:
     ap.add_argument("--failures", action="store_true", help="print every miss")
     ap.add_argument("--sample", type=int, default=0, help="also N papers drawn from the store")
     ap.add_argument("--seed", type=int, default=19)
+    ap.add_argument("--hard", type=int, default=0,
+                    help="also N papers with short titles and N journal papers (the misses of issue 44)")
     args = ap.parse_args()
     if not args.bibs:
         sys.exit("no .bib files given (and none in ../shared/data/bib)")
@@ -117,6 +120,9 @@ def main() -> None:
     hand_check(home)
     if args.sample:
         sample_check(home, args.sample, args.seed)
+    if args.hard:
+        sample_check(home, args.hard, args.seed, "short")
+        sample_check(home, args.hard, args.seed, "journal")
     lines_hit: dict[str, list[int]] = {}
     for path in args.bibs:
         text = Path(path).read_text(encoding="utf-8")
@@ -250,13 +256,29 @@ def hand_check(home: Home) -> None:
     print(f"hand-typed reference lines: hit@1 {ok}/{n} (of {len(HAND)}; the rest not in the library)")
 
 
-def sample_check(home: Home, n: int, seed: int) -> None:
+def stratum(home: Home, kind: str) -> list[str]:
+    """The papers a sample is drawn from: every accepted paper; those with short titles (4 words or
+    fewer, where a reference's venue words outweigh the title's); those of journals (a classic
+    journal paper beside conference papers of the same name)."""
+    from paperlist import venues
+
+    rows = home.store.db.execute("SELECT id, title, venue FROM papers WHERE accepted = 1 ORDER BY id")
+    if kind == "all":
+        return [r[0] for r in rows]
+    if kind == "short":
+        return [r[0] for r in rows if len(title_key(r[1]).split()) <= 4]
+    journals = {v.key for v in venues.all_venues() if v.kind == "journal"}
+    return [r[0] for r in rows if r[2] in journals]
+
+
+def sample_check(home: Home, n: int, seed: int, kind: str = "all") -> None:
     import random
 
     from paperlist.citation import bibtex
 
-    ids = [r[0] for r in home.store.db.execute("SELECT id FROM papers WHERE accepted = 1 ORDER BY id")]
-    papers = home.store.get_papers(random.Random(seed).sample(ids, n))
+    ids = stratum(home, kind)
+    papers = home.store.get_papers(random.Random(seed).sample(ids, min(n, len(ids))))
+    n = len(papers)
     blocks = []
     for i, p in enumerate(papers):
         [b] = [x for x in read_bib(bibtex(p)) if x.is_entry]
@@ -280,7 +302,7 @@ def sample_check(home: Home, n: int, seed: int) -> None:
     ok = sum(1 for k in got if right(k))
     ok_rw = sum(1 for k in rewritten if right(k))
     c = report["counts"]
-    print(f"sample of {n} library papers (seed {seed}): {c['matched']} matched, {c['ambiguous']} ambiguous, "
+    print(f"sample of {n} library papers ({kind}, seed {seed}): {c['matched']} matched, {c['ambiguous']} ambiguous, "
           f"{c['not_found']} not found; matched right {ok}/{len(got)}, rewritten right {ok_rw}/{len(rewritten)}; "
           f"{report['took_ms'] / 1000:.2f} s")
     for k in got:

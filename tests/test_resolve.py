@@ -49,6 +49,11 @@ CITED = [
          ["Yinhan Liu", "Myle Ott"], status="rejected"),
     _rec("twin1", "icml", 2021, "A Simple Baseline for Everything", ["Alice Alpha"]),
     _rec("twin2", "cvpr", 2022, "A Simple Baseline for Everything", ["Bob Beta"]),
+    _rec("owlqn", "icml", 2007, "Scalable training of L1-regularized log-linear models",
+         ["Galen Andrew", "Jianfeng Gao"]),
+    _rec("markovl1", "neurips", 2006,
+         "Efficient Structure Learning of Markov Networks using $L_1$-Regularization",
+         ["Su-In Lee", "Varun Ganapathi", "Daphne Koller"]),
 ]
 
 
@@ -122,6 +127,22 @@ BIB = r"""@article{hochreiter1997,
 
 def _entries(report: Any) -> dict[str, Any]:
     return {e["key"]: e for e in report["entries"]}
+
+
+def test_a_subscript_as_the_acl_template_writes_it(home: Home) -> None:
+    """Issue 44 item 6, a real miss: every ACL template's custom.bib cites Andrew and Gao (2007) as
+    "{$L_1$}-regularized"; plain, that is "L_1", which found nothing where the library says "L1".
+    The title is also searched with the subscript joined, by the resolver and by a pasted line (a
+    paper whose title does say "$L_1$" stands by, as in the real library)."""
+    bib = ("@inproceedings{andrew2007scalable, title={Scalable training of {$L_1$}-regularized log-linear "
+           "models}, author={Andrew, Galen and Gao, Jianfeng}, booktitle={Proceedings of the 24th "
+           "International Conference on Machine Learning}, pages={33--40}, year={2007}}")
+    e = _entries(resolve(home, bib))["andrew2007scalable"]
+    assert e["status"] == "matched" and e["paper"]["title"].startswith("Scalable training of L1")
+    line = ("Galen Andrew and Jianfeng Gao. 2007. Scalable training of L_1-regularized log-linear models. "
+            "In Proceedings of the 24th International Conference on Machine Learning, pages 33–40.")
+    hits = run_search(home, search_request(q=line, per_page=5)).hits
+    assert hits and hits[0].title.startswith("Scalable training of L1")
 
 
 def test_resolve_matches_precision_first(home: Home) -> None:

@@ -48,6 +48,7 @@ class Evidence:
     year: int | None           # paper year minus cited year
     venue: bool | None         # the cited venue names the paper's venue
     score: float               # what candidates are ranked by
+    journal: bool = False      # the citation names a journal (not a preprint server)
 
     @property
     def year_ok(self) -> bool | None:
@@ -58,6 +59,8 @@ class Evidence:
         authors and the year both agreeing."""
         authors_ok = self.authors is None or self.authors >= AUTHORS_AGREE
         if self.title >= TITLE_SAME:
+            if self.journal and self.venue is False:
+                return False                   # a journal version we do not hold, not its conference paper
             if self.authors is None:           # nothing else to go by: the year must agree
                 return self.year_ok is not False and self.year is not None or self.venue is True
             if self.year is not None and abs(self.year) >= 2 and self.venue is False:
@@ -196,6 +199,29 @@ def venue_agreement(cited_venue: str, venue_key: str) -> bool | None:
     return False
 
 
+# what a journal's name says (Nature, Science and PNAS by name); "Advances in …" and "Proceedings of
+# …" are conferences, arXiv and CoRR preprints
+_JOURNAL = re.compile(r"\b(?:journal|transactions|letters|magazine|review|nature|science|"
+                      r"proceedings of the national academy|pnas|j\.)(?![\w-])", re.IGNORECASE)
+_PREPRINT = re.compile(r"arxiv|preprint|\bcorr\b|biorxiv|medrxiv", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _journal_names() -> re.Pattern[str]:
+    """Our journals' short names and aliases as words ("TPAMI", "IJCV", "JMLR", "Neural Computation")."""
+    names = {fold(n).lower() for v in venues.all_venues() if v.kind == "journal"
+             for n in (v.short, *v.aliases) if len(n) >= 3}
+    return re.compile(r"(?<![a-z])(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![a-z])")
+
+
+def names_journal(cited_venue: str) -> bool:
+    """The cited venue is a journal (where a paper of the same title at a conference is another
+    version, the one not cited)."""
+    if _PREPRINT.search(cited_venue):
+        return False
+    return bool(_JOURNAL.search(cited_venue) or _journal_names().search(fold(cited_venue).lower()))
+
+
 def evidence(c: Citation, p: Candidate) -> Evidence:
     t = title_similarity(c.title, p.title)
     a = author_agreement(c.authors, p.authors)
@@ -205,13 +231,15 @@ def evidence(c: Citation, p: Candidate) -> Evidence:
              + (0.05 if y is not None and abs(y) <= 1 else 0.0) + (0.03 if y == 0 else 0.0)
              + (0.1 if v else 0.0) + (0.03 if p.accepted else 0.0)
              - (0.01 if _WORKSHOP.search(venues.get(p.venue).name) and not v else 0.0))
-    return Evidence(title=t, authors=a, year=y, venue=v, score=score)
+    return Evidence(title=t, authors=a, year=y, venue=v, score=score, journal=names_journal(c.venue))
 
 
 def ranked(c: Citation, cands: list[Candidate]) -> list[tuple[Candidate, Evidence]]:
     """Candidates with their evidence, best first."""
     out = [(p, evidence(c, p)) for p in cands]
-    out.sort(key=lambda x: -x[1].score)
+    # equal scores: the version at the venue the citation names (an ACL paper without authors in
+    # our sources against its ICLR submission with them)
+    out.sort(key=lambda x: (-x[1].score, x[1].venue is not True))
     return out
 
 
@@ -222,7 +250,10 @@ def verdict(c: Citation, cands: list[Candidate]) -> tuple[str, list[tuple[Candid
     ok = [(p, e) for p, e in ranks if e.accept()]
     if not ok:
         near = [(p, e) for p, e in ranks if e.title >= TITLE_LOOSE]
-        return ("ambiguous", near[:5]) if near and near[0][1].title >= TITLE_SAME else ("not_found", near[:3])
+        other_version = bool(near) and near[0][1].journal and near[0][1].venue is False
+        if near and near[0][1].title >= TITLE_SAME and not other_version:
+            return "ambiguous", near[:5]
+        return "not_found", near[:3]        # a journal paper we lack: its conference version is near
     best = ok[0]
     # a year alone does not tell two papers of one title apart: the authors or the venue must
     unproven = best[1].authors is None and best[1].venue is not True

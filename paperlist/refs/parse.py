@@ -22,7 +22,8 @@ _YEAR = re.compile(r"(?<![\d/.])((?:19[5-9]|20[0-4])\d)[a-z]?(?![\d/])")
 _NUMBERING = re.compile(r"^\s*(?:\[\s*[\w+.-]{1,12}\s*\]|\(\d{1,4}\)|\d{1,4}[.)])\s+")
 _QUERY_FIELD = re.compile(r"(?:^|\s)-?(?:author|authors|title|abstract|keyword|venue|family|year|status|"
                           r"accepted|track|rating|topic):\S", re.IGNORECASE)
-_QUOTED = re.compile(r"[\"“”]\s*(?P<t>[^\"“”]{8,400}?)[,.]?\s*[\"“”]")
+# a quoted title after the authors (IEEE): four letters are enough ('Abu-Mostafa, "Hints," 1995')
+_QUOTED = re.compile(r"[\"“”]\s*(?P<t>[^\"“”]{4,400}?)[,.]?\s*[\"“”]")
 _APA = re.compile(r"^(?P<a>.{2,600}?)\s*\((?P<y>(?:19|20)\d\d)[a-z]?(?:,[^)]{0,30})?\)\.?\s*(?P<rest>.+)$")
 _ACL = re.compile(r"^(?P<a>.{2,600}?)[.,]\s*(?P<y>(?:19|20)\d\d)[a-z]?\.\s+(?P<rest>.+)$")
 _LNCS = re.compile(r"^(?P<a>[^:]{2,600}?):\s+(?P<rest>.+)$")
@@ -99,7 +100,9 @@ def parse_reference(text: str) -> Citation | None:
         names = [a.strip() for a in _ETAL.sub("", m.group("a")).split(",") if a.strip()]
         return _made(title, names, _year_in(venue) or years[-1], venue, ids)
     parts = sentences(s_noid)                       # "Authors. Title. Venue, Year."
-    if len(parts) >= 3 and _looks_like_authors(parts[0]):
+    # names never hold a colon: "Parikh, D.: Making the V in VQA Matter: …" is LNCS (a Title Case
+    # title after the colon reads like more names)
+    if len(parts) >= 3 and ":" not in parts[0] and _looks_like_authors(parts[0]):
         title, venue = _title_and_venue(" ".join(parts[1:]))
         return _made(title, _authors(parts[0]), _year_in(venue) or years[-1], venue, ids)
     m = _LNCS.match(s_noid)                         # "Authors: Title. In: Venue (Year)"

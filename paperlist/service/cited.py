@@ -15,7 +15,7 @@ from dataclasses import replace
 from ..refs import Citation
 from ..refs.match import Candidate, ranked
 from ..search.model import Hit, SearchRequest, SearchResult, UnderstoodCitation
-from .resolve import title_query
+from .resolve import title_queries, title_query
 
 CANDIDATES = 30              # hits re-ranked (a citation's paper is among a title search's first few)
 
@@ -42,11 +42,16 @@ def cited_search(r: SearchRequest, c: Citation, engine: Engine) -> SearchResult:
         res.request = r
         res.interpreted["citation"] = understood(c)
         return res
-    res = engine(replace(r, q=q, mode="keyword", page=1, per_page=min(window, 100)))
-    if not res.hits:                 # the title as read finds nothing: the text as typed may
+    first = replace(r, q=q, mode="keyword", page=1, per_page=min(window, 100))
+    res = engine(first)
+    hits = list(res.hits)
+    for other in title_queries(c.title)[1:]:     # "L_1" as "L1" too: the candidates of both
+        seen = {h.id for h in hits}
+        hits += [h for h in engine(replace(first, q=other)).hits if h.id not in seen]
+    if not hits:                     # the title as read finds nothing: the text as typed may
         return engine(r)
-    by_id = {h.id: h for h in res.hits}
-    order = [by_id[p.id] for p, _e in ranked(c, [_candidate(h) for h in res.hits])]
+    by_id = {h.id: h for h in hits}
+    order = [by_id[p.id] for p, _e in ranked(c, [_candidate(h) for h in hits])]
     interpreted = res.interpreted
     interpreted["citation"] = understood(c)
     return SearchResult(request=r, total=res.total, hits=order[start:start + r.per_page], facets=res.facets,

@@ -51,9 +51,21 @@ def decode_upload(data: bytes) -> str:
     return text
 
 
+# a letter's subscript: "{$L_1$}-regularized" (plain "L_1") where the library's title says "L1"
+_SUBSCRIPT = re.compile(r"(?<![^\W\d_])([A-Za-zℓ])_\{?([0-9A-Za-z]{1,3})\}?(?![^\W_])")
+
+
 def title_query(title: str) -> str:
     """A title as plain words for the search engine (no quotes, fields or exclusions)."""
     return " ".join(_QUERY_SYNTAX.sub(" ", title).split())[:300]
+
+
+def title_queries(title: str) -> list[str]:
+    """The title's query, and where it writes a subscript ("L_1") the same with the subscript
+    joined ("L1"): sources write either, and one finds nothing where the other does."""
+    first = title_query(title)
+    joined = title_query(_SUBSCRIPT.sub(r"\1\2", title))
+    return [first] if joined == first else [first, joined]
 
 
 class Resolver:
@@ -78,10 +90,9 @@ class Resolver:
     def by_title(self, c: Citation) -> list[Candidate]:
         """The papers a keyword ranking of the title's words puts first (the engine's ranker
         alone: no facets, totals or snippets, which a search page needs and this does not)."""
-        q = title_query(c.title)
-        if not q:
-            return []
-        ids = [pid for pid, _ in self.searcher.rank(q, None, SEARCH_HITS)]
+        ids: list[str] = []
+        for q in title_queries(c.title):
+            ids += [pid for pid, _ in self.searcher.rank(q, None, SEARCH_HITS) if q and pid not in ids]
         # search shows one version of a work; the citation may name another (its workshop, its journal)
         given = set(ids)
         others = [v.id for v in self.home.store.version_candidates(ids) if v.id not in given]
