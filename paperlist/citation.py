@@ -90,7 +90,7 @@ def _disagreements(entry: Entry, paper: Paper) -> list[str]:
     if "author" in fields and paper.authors:
         cited = [_family(a) for a in re.split(r"\s+and\s+", fields["author"], flags=re.I) if a.strip()]
         ours = [_family(a.name) for a in paper.authors]
-        if cited[:1] != ours[:1] or sorted(cited) != sorted(ours):
+        if cited != ours:               # the order too: OpenReview's entry can predate a reordering
             out.append("author list is not the paper's")
     return out
 

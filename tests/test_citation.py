@@ -83,6 +83,20 @@ def test_source_bibtex_used_only_when_it_can_be_pasted(src: str, used: bool) -> 
     assert problems(out) == []
 
 
+def test_a_source_entry_in_another_author_order_is_not_pasted() -> None:
+    """The audit (issue 44 item 7) on the home of MERGE_VERSION 7: OpenReview's _bibtex of four ICLR
+    2026 papers lists the authors in another order than the note's authors (written before the
+    camera-ready reordered them): the same first author and the same people, so it was pasted, and
+    the page's BibTeX contradicted its author list. The order must be the paper's."""
+    people = [Author("Valery Parfenov", "v"), Author("Nail Bashirov", "n"), Author("Daniil Medyakov", "d")]
+    src = ("@inproceedings{parfenov2026unlocking, title={T}, author={Valery Parfenov and Daniil Medyakov and "
+           "Nail Bashirov}, year={2024}}")
+    out = bibtex(paper(bibtex=src, authors=people))
+    assert out != src and parse(out)["author"] == "Valery Parfenov and Nail Bashirov and Daniil Medyakov"
+    same = src.replace("Daniil Medyakov and Nail Bashirov", "Nail Bashirov and Daniil Medyakov")
+    assert bibtex(paper(bibtex=same, authors=people)) == same
+
+
 def test_keys_and_escapes() -> None:
     assert citation_key(paper(authors=[Author("Zhou, Zhi-Hua", "zhihua-zhou")])) == "zhou2024attention"
     assert citation_key(paper(authors=[], title_plain="On the")) == "2024paper"
