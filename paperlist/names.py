@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 
 from .models import Author
-from .text import clean, fold
+from .text import clean, fold, plain
 
 _JOINER = re.compile(r"(?<=\w)[-'’‐‑](?=\w)")
 _TOKEN = re.compile(r"\w+", re.UNICODE)
@@ -60,12 +60,27 @@ def split_author_string(value: str) -> list[str]:
     return names
 
 
+_GLUED = re.compile(r"\s+and\s+")
+_CHAR13 = re.compile(r"\\(?:textsc\s*)?\\char\s*13\s*")        # OT1's apostrophe: "D\textsc\char13Acunto"
+
+
+def _clean_name(name: str) -> list[str]:
+    """One source name as the people it names: LaTeX decoded ("Yaz{\\i}c{\\i}" is "Yazıcı"), and
+    two full names a source glued with "and" ("Anand Mishra and Anirban Chakraborty", the last two
+    of a list written "A, B, C and D") made two. "Evangelos and Zervas" stays one name."""
+    if "\\" in name or "{" in name:
+        name = clean(plain(_CHAR13.sub("'", name)).replace("{", "").replace("}", ""))
+    parts = _GLUED.split(name)
+    return parts if len(parts) > 1 and all(len(p.split()) >= 2 for p in parts) else [name]
+
+
 def make_authors(names: list[str], affiliations: list[str] | None = None) -> list[Author]:
     """Authors from display names, with affiliations matched by position when the counts agree."""
     affs = affiliations if affiliations and len(affiliations) == len(names) else None
     out = []
-    for i, n in enumerate(names):
-        key = author_key(n)
-        if key:
-            out.append(Author(name=n, key=key, affiliation=(affs[i] or None) if affs else None))
+    for i, raw in enumerate(names):
+        for n in _clean_name(raw):
+            key = author_key(n)
+            if key:
+                out.append(Author(name=n, key=key, affiliation=(affs[i] or None) if affs else None))
     return out

@@ -28,7 +28,7 @@ _MODELED = {"bibtex_key", "title", "authors", "year", "venue", "venue_type", "vo
 
 class MlanthologyReader:
     name = "mlanthology"
-    version = 1
+    version = 2                   # 2: names glued with "and" split, LaTeX in names decoded
 
     def sniff(self, src: SourceFile) -> bool:
         stem = src.stem

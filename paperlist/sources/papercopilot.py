@@ -55,7 +55,7 @@ def _is_score_field(k: str, r: dict[str, Any]) -> bool:
 
 class PapercopilotReader:
     name = "papercopilot"
-    version = 2                   # 2: review scores and countries
+    version = 3                   # 2: review scores and countries; 3: names glued with "and", LaTeX
 
     def sniff(self, src: SourceFile) -> bool:
         if NAME_RE.match(src.stem) and src.basename.lower().split(".")[1:2] == ["json"]:
