@@ -95,6 +95,33 @@ Some prose with a [link](https://example.org) is no entry.
     assert [e.position for e in got] == list(range(len(got)))
 
 
+def test_html_in_a_list_is_read_with_lxml() -> None:
+    """Eight lists write HTML tables or lists. A regex read them before: entities stayed as text
+    ("&check;"), cells ran together ("ClosedSource"), and a table of contents became an entry."""
+    md = """# Agents
+
+<table>
+<tr><th>Model</th><th>Kind</th><th>Paper</th></tr>
+<tr><td>Voyager</td><td>Closed</td><td>Environment Simulation &check; &amp; more</td>
+<td><a href="https://arxiv.org/abs/2305.16291">paper</a></td></tr>
+<tr><td colspan="3"><table><tr><td><b>Deep Sets</b> NeurIPS 2017</td>
+<td><a href='https://papers.nips.cc/paper/2017/hash/f22e4747da1aa27e363d86d40ff442fe-Abstract.html'>pdf</a>
+</td></tr></table></td></tr>
+</table>
+
+<ul><li><a href="#contents">Table of Contents</a></li>
+<li>Graph Attention Networks <a href="https://openreview.net/forum?id=rJXMpikCZ">[paper]</a></li></ul>
+"""
+    got = entries(md)
+    voyager = next(e for e in got if ("arxiv", "2305.16291") in e.ids)
+    assert voyager.title.startswith("Voyager Closed Environment Simulation ✓ & more")
+    sets = next(e for e in got if e.ids and e.ids[0][0] == "page")
+    assert "Deep Sets NeurIPS 2017" in sets.title and sets.year == 2017
+    gat = next(e for e in got if ("openreview", "rJXMpikCZ") in e.ids)
+    assert gat.title == "Graph Attention Networks" and gat.headings == ["Agents"]
+    assert not any("Contents" in e.title for e in got) and len(got) == 3
+
+
 def test_hostile_markdown_is_text_and_never_stops_the_reader() -> None:
     md = ("# <script>alert(1)</script> GANs &lt;b&gt;\n\n"
           "- **<img src=x onerror=alert(1)> Generative Adversarial Nets**"

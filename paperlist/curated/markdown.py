@@ -7,6 +7,8 @@ first cell), or a heading per paper with its links in bullets under it. An entry
 table row or a paragraph with at least one link; its title is, in that order: the bold text, the
 first link text that reads like a title, a quoted title, the first table cell, the text before the
 first link. Links alone identify a paper too (by id), so an entry with ids and no title is kept.
+HTML inside the markdown (some lists are HTML tables) is read with lxml: a row, an item, or a run
+between blank lines (two ``<br>``) per paper.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from lxml import etree
+from lxml import html as lxml_html
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -26,7 +30,6 @@ _QUOTED = re.compile(r"[\"“]([^\"”]{12,300})[\"”]")
 _WORD = re.compile(r"[^\W_]{2,}")
 _LEAD = re.compile(r"^[\s\d.)\-–—*•|:#\[\]]+")
 _TRAIL = re.compile(r"[\s.,;:|\-–—(\[]+$")
-_HTML_TAG = re.compile(r"<[^>]+>")
 _TAG = re.compile(r"^\W{0,3}[\[(][^\])]{1,24}[\])]\s*")
 # link texts that name a kind of link, not a paper
 _GENERIC = re.compile(
@@ -131,26 +134,44 @@ def _collect(tok: Token, unit: _Unit) -> _Unit:
     return unit
 
 
-_A_HREF = re.compile(r"""<a\s[^>]*href\s*=\s*["']([^"']+)["']""", re.I)
+def _fragment(html: str) -> lxml_html.HtmlElement | None:
+    """A piece of HTML as one element (its parts under a <div>); None for nothing readable."""
+    try:
+        return lxml_html.fragment_fromstring(html, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return None
+
+
+def _hrefs(el: lxml_html.HtmlElement) -> list[str]:
+    return [str(a.get("href")).strip() for a in el.iter("a") if a.get("href")]
 
 
 def _html_link(unit: _Unit, html: str) -> None:
-    for m in _A_HREF.finditer(html):
-        unit.links.append((m.group(1), []))
+    """An inline tag (``<a href="…">`` arrives alone, its text and ``</a>`` as tokens after it)."""
+    root = _fragment(html)
+    for href in _hrefs(root) if root is not None else []:
+        unit.links.append((href, []))
 
 
 def _html_entries(out: list[Entry], html: str, headings: list[str]) -> None:
-    """Entries in a block of HTML (some lists are HTML tables): a row or item per paper, its title
-    the text before its first link."""
-    for part in re.split(r"(?i)</tr>|</li>|<br\s*/?>\s*<br\s*/?>", html):
-        hrefs = _A_HREF.findall(part)
+    """Entries in a block of HTML: a table row or list item per paper (the innermost ones), else the
+    runs between blank lines; its title the text before its first link."""
+    root = _fragment(html)
+    if root is None:
+        return
+    parts = root.xpath(".//tr[not(.//tr)] | .//li[not(.//li)]")
+    if not parts:
+        parts = [p for chunk in re.split(r"(?i)<br\s*/?>\s*<br\s*/?>", html)
+                 if (p := _fragment(chunk)) is not None]
+    for part in parts:
+        hrefs = _hrefs(part)
         if not hrefs:
             continue
-        unit = _Unit(links=[(h, []) for h in hrefs])
-        first = part.lower().find("<a ")
-        unit.before_link = [_HTML_TAG.sub(" ", part[:first] if first >= 0 else part)]
-        unit.text = [_HTML_TAG.sub(" ", part)]
-        _emit(out, unit, headings)
+        text = " ".join(" ".join(part.itertext()).split())          # cells and lines apart
+        first = next(part.iter("a"))
+        lead = " ".join(" ".join(first.itertext()).split())
+        before = text[:text.find(lead)] if lead and lead in text else text
+        _emit(out, _Unit(links=[(h, []) for h in hrefs], before_link=[before], text=[text]), headings)
 
 
 def _emit(out: list[Entry], unit: _Unit, headings: list[str]) -> None:
