@@ -107,13 +107,12 @@ def ratings(papers: list[StatsPaper], lists_rejected: bool) -> RatingFigures | N
         by_status.setdefault(status_key(p), []).append(m)
     order = [s for s in STATUS_KEYS if s in by_status]
     reviews, pairs, scores = _reviews(rated)
+    from_mean, as_of = _provenance(rated)
     accepted = [m for p, m in rated if decided_accepted(p)]
     conf = [c for p, _ in rated if (rv := p["review"]) is not None and (c := rv.confidence_mean) is not None]
     return {
         "papers": len(rated), "without": len(papers) - len(rated),
-        "from_source_mean": sum(1 for p, _ in rated if (rv := p["review"]) is not None and rv.from_mean),
-        "as_of": dict(sorted(Counter(rv.as_of for p, _ in rated
-                                     if (rv := p["review"]) is not None and rv.as_of).items())),
+        "from_source_mean": from_mean, "as_of": as_of,
         "reviews": reviews, "reviews_per_paper": _r(reviews / len(rated), 2) if reviews else None,
         "mean": _r(_mean(means)), "median": _r(_median(means)),
         "accepted_mean": _r(_mean(accepted)), "accepted_median": _r(_median(accepted)),
@@ -141,6 +140,14 @@ def _reviews(rated: Rated) -> tuple[int, list[tuple[float, float]], list[float]]
             pairs.extend(zip(rv.ratings, rv.confidences, strict=True))
         scores.extend(rv.ratings)
     return reviews, pairs, scores
+
+
+def _provenance(rated: Rated) -> tuple[int, dict[str, int]]:
+    """How many means are a source's own (no list of reviews), and how many papers' scores are a
+    snapshot taken before the decisions, by its date."""
+    from_mean = sum(1 for p, _ in rated if (rv := p["review"]) is not None and rv.from_mean)
+    as_of = Counter(rv.as_of for p, _ in rated if (rv := p["review"]) is not None and rv.as_of)
+    return from_mean, dict(sorted(as_of.items()))
 
 
 def _histogram(rated: Rated, order: list[str], lists_rejected: bool) -> list[RatingBin]:
