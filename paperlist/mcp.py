@@ -72,6 +72,28 @@ def _brief(p: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _search_reply(d: Mapping[str, Any], page: int) -> dict[str, Any]:
+    """A search's answer for a model: brief hits with plain-text snippets, the facets' values and
+    counts, and what the query was understood as (mode, translation)."""
+    translated = d["interpreted"].get("translated")
+    return {
+        "total": d["total"], "page": page, "pages": d["pages"],
+        "hits": [_brief(h) | {"snippet": html_to_text(h["snippet_html"])} for h in d["hits"]],
+        "facets": {dim: [{"value": v["value"], "label": v["label"], "count": v["count"]} for v in vals]
+                   for dim, vals in (("venue", d["facets"]["venue"]), ("year", d["facets"]["year"]),
+                                     ("status", d["facets"]["status"]), ("topic", d["facets"]["topic"]))},
+        "suggestion": d["suggestion"], "notes": d["interpreted"].get("notes", []),
+        "mode": d["interpreted"].get("mode"),
+        "translated": translated["to"] if translated else None,
+        # Chinese the glossary lacks: English guessed from papers' Chinese summaries, and what
+        # nothing translated (searched by the papers whose summary has it, when any: "seeded")
+        "guessed": [{"zh": t["zh"], "en": t["en"], "summaries": t["summaries"]}
+                    for t in (translated["terms"] if translated else []) if t["learned"]],
+        "untranslated": translated["unknown"] if translated else [],
+        "seeded": translated["seeded"] if translated else 0,
+    }
+
+
 class ToolFailure(Exception):
     """A call a model can correct (an unknown id, a value out of range): the server reports it as a
     tool error with this message."""
@@ -142,24 +164,7 @@ class Tools:
         r = self._call(search_request, q=query, venues=venues, year_from=year_from, year_to=year_to,
                        statuses=statuses, topics=topics, rating_min=rating_min, rating_max=rating_max,
                        sort=sort, mode=mode, page=page, per_page=limit)
-        d = self._call(ss.search, self.home, r, 10)
-        translated = d["interpreted"].get("translated")
-        return {
-            "total": d["total"], "page": page, "pages": d["pages"],
-            "hits": [_brief(h) | {"snippet": html_to_text(h["snippet_html"])} for h in d["hits"]],
-            "facets": {dim: [{"value": v["value"], "label": v["label"], "count": v["count"]} for v in vals]
-                       for dim, vals in (("venue", d["facets"]["venue"]), ("year", d["facets"]["year"]),
-                                         ("status", d["facets"]["status"]), ("topic", d["facets"]["topic"]))},
-            "suggestion": d["suggestion"], "notes": d["interpreted"].get("notes", []),
-            "mode": d["interpreted"].get("mode"),
-            "translated": translated["to"] if translated else None,
-            # Chinese the glossary lacks: English guessed from papers' Chinese summaries, and what
-            # nothing translated (searched by the papers whose summary has it, when any: "seeded")
-            "guessed": [{"zh": t["zh"], "en": t["en"], "summaries": t["summaries"]}
-                        for t in (translated["terms"] if translated else []) if t["learned"]],
-            "untranslated": translated["unknown"] if translated else [],
-            "seeded": translated["seeded"] if translated else 0,
-        }
+        return _search_reply(self._call(ss.search, self.home, r, 10), page)
 
     def get_paper(self, paper_id: Annotated[str, Field(min_length=1, max_length=300, description=(
             "A paper id from search_papers, or a DOI, arXiv id, OpenReview id "

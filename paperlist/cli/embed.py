@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,6 +12,10 @@ from ..service import refresh as refresh_derived
 from .common import catch_store_errors, current_home, echo_json, fail, home_dir, open_store, with_home
 from .progress import make_display, running, steps, times_line
 from .topics import derived_report
+
+if TYPE_CHECKING:                   # the embedding code is imported when a run starts, not for --help
+    from ..index.embed import EmbedReport
+    from ..service.derived import DerivedReport
 
 
 @click.command("embed")
@@ -81,19 +86,25 @@ def embed_cmd(max_tokens: int, batch_size: int, max_batches: int | None, publish
         derived_report(out, derived, True)
         echo_json(out)
     else:
-        click.echo(f"papers:   {rep.papers:,}  cached {rep.cached:,}  embedded {rep.embedded:,}  "
-                   f"remaining {rep.remaining:,}")
-        click.echo(f"encoding: {rep.rate:.1f} texts/s  (max {max_tokens} tokens, "
-                   f"{rep.precision or 'nothing to encode'})  total {rep.seconds:.1f}s")
-        if rep.generation:
-            click.echo(f"vectors:  {rep.published:,} published -> {rep.generation}")
-        derived_report({}, derived, False, timed=not display.times)
-        if display.times:
-            click.echo(times_line(display.times))
-        if rep.interrupted:
-            click.echo("interrupted: finished batches are saved; run the same command again to continue",
-                       err=True)
+        _print_report(rep, derived, max_tokens, display.times)
     sys.exit(130 if rep.interrupted else 0)
+
+
+def _print_report(rep: EmbedReport, derived: DerivedReport | None, max_tokens: int,
+                  times: dict[str, float]) -> None:
+    """The run as text: papers embedded, the encoding rate, what was published, the steps after."""
+    click.echo(f"papers:   {rep.papers:,}  cached {rep.cached:,}  embedded {rep.embedded:,}  "
+               f"remaining {rep.remaining:,}")
+    click.echo(f"encoding: {rep.rate:.1f} texts/s  (max {max_tokens} tokens, "
+               f"{rep.precision or 'nothing to encode'})  total {rep.seconds:.1f}s")
+    if rep.generation:
+        click.echo(f"vectors:  {rep.published:,} published -> {rep.generation}")
+    derived_report({}, derived, False, timed=not times)
+    if times:
+        click.echo(times_line(times))
+    if rep.interrupted:
+        click.echo("interrupted: finished batches are saved; run the same command again to continue",
+                   err=True)
 
 
 def _background(threads: int | None, batch_size: int, parent_pid: int | None) -> None:

@@ -13,7 +13,7 @@ import orjson
 
 from ..search import Searcher, SearchRequest, SearchResult
 from ..search.engine import NoIndex
-from ..search.model import MAX_PER_PAGE, MODES, SORTS
+from ..search.model import MAX_PER_PAGE, MODES, SORTS, Interpreted, Translated
 from ..search.request import InvalidRequest
 from ..service import Home, ServiceError, search_request
 from ..service.search import run_search
@@ -139,28 +139,7 @@ def _print_result(res: SearchResult) -> None:
     click.echo(f"{res.total:,} results for {what}  ({res.took_ms:.1f} ms)")
     if res.suggestion:
         click.echo(f"did you mean: {res.suggestion}")
-    cited = res.interpreted.get("citation")
-    if cited:
-        rest = (", ".join(cited["authors"][:3]), cited["year"], cited["venue"])
-        click.echo(f"understood as a citation: {cited['title']}" + "".join(f" · {x}" for x in rest if x))
-    tr = res.interpreted.get("translated")
-    if tr:
-        guessed = [f"{t['zh']} → {t['en']}: guessed from {t['summaries']:,} papers' Chinese summaries"
-                   for t in tr["terms"] if t["learned"]]
-        if tr["to"]:
-            click.echo(f"searched as: {tr['to']}" + (f" ({'; '.join(guessed)})" if guessed else ""))
-        if tr["unknown"]:
-            n = tr["seeded"]
-            papers = f"{n:,} paper{'s' if n != 1 else ''} whose Chinese summary has it"
-            click.echo(f"not translated: {', '.join(tr['unknown'])}" + (
-                f" (first the {papers}, then the papers nearest them)" if n and not tr["to"] else
-                f" (its meaning from the {papers})" if n else " (left out)"))
-    if res.interpreted.get("mode") in ("hybrid", "semantic"):
-        click.echo(f"ranked by: {res.interpreted['mode']} (words and meaning)"
-                   if res.interpreted["mode"] == "hybrid" else "ranked by: meaning")
-    notes = res.interpreted.get("notes")
-    if notes:
-        click.echo("note: " + "; ".join(notes))
+    _print_understood(res.interpreted)
     start = (req.page - 1) * req.per_page
     for i, h in enumerate(res.hits, start + 1):
         click.echo(f"{i:>3}. {_terminal(h.title_html)}")
@@ -174,3 +153,35 @@ def _print_result(res: SearchResult) -> None:
         if vals:
             shown = " · ".join(f"{v.label} {v.count:,}" for v in vals[:8])
             click.echo(f"{label:<9} {shown}" + (" …" if len(vals) > 8 else ""))
+
+
+def _print_understood(interpreted: Interpreted) -> None:
+    """How the query was understood: a pasted citation, a translation, the ranking, notes."""
+    cited = interpreted.get("citation")
+    if cited:
+        rest = (", ".join(cited["authors"][:3]), cited["year"], cited["venue"])
+        click.echo(f"understood as a citation: {cited['title']}" + "".join(f" · {x}" for x in rest if x))
+    tr = interpreted.get("translated")
+    if tr:
+        _print_translation(tr)
+    if interpreted.get("mode") in ("hybrid", "semantic"):
+        click.echo(f"ranked by: {interpreted['mode']} (words and meaning)"
+                   if interpreted["mode"] == "hybrid" else "ranked by: meaning")
+    notes = interpreted.get("notes")
+    if notes:
+        click.echo("note: " + "; ".join(notes))
+
+
+def _print_translation(tr: Translated) -> None:
+    """A Chinese query as searched: its English, the terms guessed from papers' Chinese summaries,
+    and what nothing translated."""
+    guessed = [f"{t['zh']} → {t['en']}: guessed from {t['summaries']:,} papers' Chinese summaries"
+               for t in tr["terms"] if t["learned"]]
+    if tr["to"]:
+        click.echo(f"searched as: {tr['to']}" + (f" ({'; '.join(guessed)})" if guessed else ""))
+    if tr["unknown"]:
+        n = tr["seeded"]
+        papers = f"{n:,} paper{'s' if n != 1 else ''} whose Chinese summary has it"
+        click.echo(f"not translated: {', '.join(tr['unknown'])}" + (
+            f" (first the {papers}, then the papers nearest them)" if n and not tr["to"] else
+            f" (its meaning from the {papers})" if n else " (left out)"))

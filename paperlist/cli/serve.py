@@ -129,26 +129,9 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
         base = public_base_url(base_url or f"http://{shown}:{port}")
     except ValueError as e:
         fail(f"--base-url: {e}")
-    env = os.environ                    # the workers build their app from it
-    env["PAPERLIST_HOME"] = str(home)
-    env["PAPERLIST_BASE_URL"] = base
-    env["PAPERLIST_ALLOWED_HOSTS"] = ",".join(_csv(allowed_hosts))
-    # a drain before a restart ends with the restart
-    env["PAPERLIST_DRAIN_FILE"] = str(drain(root, on=False))
-    if follow_url is not None:
-        env["PAPERLIST_FOLLOW"] = f"{root}\t{follow_s}"
-    lists = Home(root, lists_url=lists_url or None, find_searcher=False)
-    env["PAPERLIST_LISTS_URL"] = lists.lists_url
-    try:                                # create or migrate it once, before the workers start
-        lists.prepare_lists()
-    except Exception as e:  # noqa: BLE001 - a bad URL or an unreachable database: one line, exit 1
-        fail(f"reading lists store {redact_url(env['PAPERLIST_LISTS_URL'])}: {str(e).splitlines()[0][:300]}")
-    if rate_limit is not None:
-        env["PAPERLIST_RATE_LIMIT"] = str(rate_limit)
-    if rate_burst is not None:
-        env["PAPERLIST_RATE_BURST"] = str(rate_burst)
-    if rate_limit_loopback:
-        env["PAPERLIST_RATE_LOOPBACK"] = "1"
+    _worker_env(home, root, base, _csv(allowed_hosts),
+                f"{root}\t{follow_s}" if follow_url is not None else None, lists_url, rate_limit, rate_burst,
+                rate_limit_loopback)
     given = {"max_inflight": max_inflight, "max_queue_wait": max_queue_wait,
              "max_connections": max_connections, "header_timeout": header_timeout, "keep_alive": keep_alive}
     limits = ServerLimits(**{k: v for k, v in given.items() if v is not None})  # type: ignore[arg-type]
@@ -162,6 +145,33 @@ def serve_cmd(host: str, port: int, workers: int, access_log: bool, base_url: st
     with job, updates, follows:
         uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers,
                     access_log=access_log, log_level="info", **options)
+
+
+def _worker_env(home: Path, root: Path, base: str, allowed_hosts: list[str], follow: str | None,
+                lists_url: str | None, rate_limit: float | None, rate_burst: int | None,
+                rate_limit_loopback: bool) -> None:
+    """The environment the workers build their app from; the reading lists' store is created or
+    migrated here, once, before they start."""
+    env = os.environ
+    env["PAPERLIST_HOME"] = str(home)
+    env["PAPERLIST_BASE_URL"] = base
+    env["PAPERLIST_ALLOWED_HOSTS"] = ",".join(allowed_hosts)
+    # a drain before a restart ends with the restart
+    env["PAPERLIST_DRAIN_FILE"] = str(drain(root, on=False))
+    if follow is not None:
+        env["PAPERLIST_FOLLOW"] = follow
+    lists = Home(root, lists_url=lists_url or None, find_searcher=False)
+    env["PAPERLIST_LISTS_URL"] = lists.lists_url
+    try:
+        lists.prepare_lists()
+    except Exception as e:  # noqa: BLE001 - a bad URL or an unreachable database: one line, exit 1
+        fail(f"reading lists store {redact_url(env['PAPERLIST_LISTS_URL'])}: {str(e).splitlines()[0][:300]}")
+    if rate_limit is not None:
+        env["PAPERLIST_RATE_LIMIT"] = str(rate_limit)
+    if rate_burst is not None:
+        env["PAPERLIST_RATE_BURST"] = str(rate_burst)
+    if rate_limit_loopback:
+        env["PAPERLIST_RATE_LOOPBACK"] = "1"
 
 
 def _duration(name: str, value: str, least: float) -> float:

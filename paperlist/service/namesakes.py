@@ -67,11 +67,23 @@ def _one_person(big: list[list[str]], feats: dict[str, set[str]]) -> list[list[s
     return sorted((sorted(ids) for ids in merged.values()), key=lambda ids: (-len(ids), ids[0]))
 
 
-def groups(authorships: Sequence[tuple[str, int, str | None, list[str]]]) -> list[Group]:
+Authorship = tuple[str, int, str | None, list[str]]     # (paper id, year, affiliation, co-author keys)
+
+
+def groups(authorships: Sequence[Authorship]) -> list[Group]:
     """The groups of a name's papers when they likely belong to several people; [] otherwise.
     ``authorships``: (paper id, year, affiliation, co-author keys) per paper."""
     if len(authorships) < GROUPED_FROM:
         return []
+    feats, big = _communities(authorships)
+    if len(big) < 2 or _overlapping(big, feats):
+        return []
+    return _described(big[:SHOWN], feats, authorships)
+
+
+def _communities(authorships: Sequence[Authorship]) -> tuple[dict[str, set[str]], list[list[str]]]:
+    """Each paper's features (co-authors, the author's affiliation) and the papers' communities of
+    at least MIN_GROUP papers, largest first, those evidently one person's joined."""
     graph = nx.Graph()
     feats: dict[str, set[str]] = {}
     for pid, _year, aff, co in sorted(authorships):
@@ -82,18 +94,26 @@ def groups(authorships: Sequence[tuple[str, int, str | None, list[str]]]) -> lis
     communities = nx.community.louvain_communities(graph, seed=0)
     clusters = sorted(([n[2:] for n in c if n.startswith("p:")] for c in communities),
                       key=lambda ids: (-len(ids), min(ids) if ids else ""))
-    big = _one_person([sorted(ids) for ids in clusters if len(ids) >= MIN_GROUP], feats)
-    if len(big) < 2:
-        return []
+    return feats, _one_person([sorted(ids) for ids in clusters if len(ids) >= MIN_GROUP], feats)
+
+
+def _overlapping(big: list[list[str]], feats: dict[str, set[str]]) -> bool:
+    """Whether enough pairs of the largest groups share a co-author or an affiliation to make them
+    one person's."""
     union = [set().union(*(feats[p] for p in ids)) for ids in big[:COMPARED]]
     pairs = list(itertools.combinations(range(len(union)), 2))
-    if sum(1 for i, j in pairs if union[i] & union[j]) >= SHARED_BELOW * len(pairs):
-        return []
+    return sum(1 for i, j in pairs if union[i] & union[j]) >= SHARED_BELOW * len(pairs)
+
+
+def _described(big: list[list[str]], feats: dict[str, set[str]],
+               authorships: Sequence[Authorship]) -> list[Group]:
+    """The groups as the page offers them: a stable key (the most frequent co-author not already a
+    key), the top co-authors, the most frequent affiliation, the years."""
     year = {pid: y for pid, y, _a, _c in authorships}
     affs = {pid: a for pid, _y, a, _c in authorships}
     out: list[Group] = []
     used: set[str] = set()
-    for ids in big[:SHOWN]:
+    for ids in big:
         shared = Counter(c for p in ids for c in feats[p] if c.startswith("c:"))
         ranked = [c[2:] for c, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))]
         key = next((c for c in ranked if c not in used), None) or f"group-{len(out) + 1}"

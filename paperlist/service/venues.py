@@ -8,6 +8,7 @@ translates), paths carry no language prefix. The site, the API, MCP and the CLI 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, TypedDict
 
 from .. import venues as venue_registry
@@ -313,18 +314,8 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
     """One page of a conference-year's complete list (best status first, then by title), with its
     filters, the counts of each status and track, and its coverage."""
     key, year, row = venue_year(home, name, year_s)
-    flt = list_filter(lr)
     per_page = lr.per_page
-    if per_page is None:
-        total, papers = _full_list(home, key, year, flt)
-    else:
-        total, cards = home.store.list_papers(key, year, flt, offset=(lr.page - 1) * per_page, limit=per_page)
-        papers = [summary(c) for c in cards]
-    pages = 1 if per_page is None else max(1, -(-total // per_page))
-    if lr.page > pages:
-        raise BadRequest(N_("This page number is past the last page."), f"page={lr.page} (1–{pages})",
-                         hints=[{"label": N_("The last page (%(page)s)"), "args": {"page": pages},
-                                 "href": list_href(key, year, lr, page=pages if pages > 1 else None)}])
+    total, papers, pages = _list_page(home, key, year, lr)
     whole = home.cache.get(("list_facets", key, year), lambda: home.store.list_facets(key, year))
     facets = home.store.list_facets(key, year, lr.words) if lr.words else whole   # counts follow the words
     base = venue_path(key, year)
@@ -333,20 +324,7 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
     def link(**change: Any) -> str:
         return list_href(key, year, lr, **change)
 
-    status_counts: list[CountLink] = [
-        {"value": s or "unknown", "count": n, "active": (s or "unknown") in lr.statuses,
-         "href": link(status=[x for x in lr.statuses if x != (s or "unknown")]
-                      if (s or "unknown") in lr.statuses else lr.statuses + [s or "unknown"])}
-        for s, n in facets["status"].items()]
-    track_counts: list[CountLink] = [{"value": t, "count": n, "active": t == lr.track,
-                                      "href": link(track=None if t == lr.track else t)}
-                                     for t, n in facets["track"].items() if t]
-    by_decision = {d: facets["decision"].get(d, 0) for d in ("accepted", "not-accepted")}
-    decision_counts: list[CountLink] = [
-        {"value": d, "count": n, "active": not lr.statuses and lr.decision == d,
-         "href": link(decision=d, status=[], page=None)}
-        for d, n in (*by_decision.items(), ("all", sum(by_decision.values())))
-    ] if by_decision["not-accepted"] else []
+    status_counts, decision_counts, track_counts = _count_links(facets, lr, link)
     years = sorted(row["years"])
     i = years.index(year)
     return {
@@ -369,6 +347,45 @@ def conference_year(home: Home, name: str, year_s: str, lr: ListRequest) -> Venu
                                                       ("page", lr.page if lr.page != 1 else None)],
                               atom=venue_feed(key)),
     }
+
+
+def _list_page(home: Home, key: str, year: int, lr: ListRequest) -> tuple[int, list[PaperSummary], int]:
+    """(papers matching, the page's papers, pages) of a conference-year's list; a page past the
+    last is a BadRequest that links the last."""
+    flt = list_filter(lr)
+    per_page = lr.per_page
+    if per_page is None:
+        total, papers = _full_list(home, key, year, flt)
+    else:
+        total, cards = home.store.list_papers(key, year, flt, offset=(lr.page - 1) * per_page, limit=per_page)
+        papers = [summary(c) for c in cards]
+    pages = 1 if per_page is None else max(1, -(-total // per_page))
+    if lr.page > pages:
+        raise BadRequest(N_("This page number is past the last page."), f"page={lr.page} (1–{pages})",
+                         hints=[{"label": N_("The last page (%(page)s)"), "args": {"page": pages},
+                                 "href": list_href(key, year, lr, page=pages if pages > 1 else None)}])
+    return total, papers, pages
+
+
+def _count_links(facets: dict[str, dict[str | None, int]], lr: ListRequest,
+                 link: Callable[..., str]) -> tuple[list[CountLink], list[CountLink], list[CountLink]]:
+    """The list's status, decision and track counts, each a link that adds or removes its filter
+    (decisions only where rejected papers are listed)."""
+    status_counts: list[CountLink] = [
+        {"value": s or "unknown", "count": n, "active": (s or "unknown") in lr.statuses,
+         "href": link(status=[x for x in lr.statuses if x != (s or "unknown")]
+                      if (s or "unknown") in lr.statuses else lr.statuses + [s or "unknown"])}
+        for s, n in facets["status"].items()]
+    track_counts: list[CountLink] = [{"value": t, "count": n, "active": t == lr.track,
+                                      "href": link(track=None if t == lr.track else t)}
+                                     for t, n in facets["track"].items() if t]
+    by_decision = {d: facets["decision"].get(d, 0) for d in ("accepted", "not-accepted")}
+    decision_counts: list[CountLink] = [
+        {"value": d, "count": n, "active": not lr.statuses and lr.decision == d,
+         "href": link(decision=d, status=[], page=None)}
+        for d, n in (*by_decision.items(), ("all", sum(by_decision.values())))
+    ] if by_decision["not-accepted"] else []
+    return status_counts, decision_counts, track_counts
 
 
 # --- coverage -------------------------------------------------------------------------------

@@ -93,6 +93,9 @@ def _bins(lo: float, hi: float) -> list[float]:
     return edges
 
 
+Rated = list[tuple[StatsPaper, float]]      # papers with a mean rating, each with it
+
+
 def ratings(papers: list[StatsPaper], lists_rejected: bool) -> RatingFigures | None:
     """The review-score figures; None when no paper has a mean rating."""
     rated = [(p, rv.mean) for p in papers if (rv := p["review"]) is not None and rv.mean is not None]
@@ -103,33 +106,13 @@ def ratings(papers: list[StatsPaper], lists_rejected: bool) -> RatingFigures | N
     for p, m in rated:
         by_status.setdefault(status_key(p), []).append(m)
     order = [s for s in STATUS_KEYS if s in by_status]
-    edges = _bins(min(means), max(means))
-    in_bin: list[Counter[str]] = [Counter() for _ in edges]
-    accepted_in_bin = [0] * len(edges)
-    for p, m in rated:
-        i = min(int((m - edges[0]) / BIN + 1e-9), len(edges) - 1)
-        in_bin[i][status_key(p)] += 1
-        accepted_in_bin[i] += int(decided_accepted(p))
-    hist: list[RatingBin] = [{"from": e, "to": round(e + BIN, 6), "papers": sum(c.values()), "accepted": a,
-             "by_status": {s: c[s] for s in order if c[s]},
-             "acceptance_rate": _r(a / sum(c.values()), 4) if lists_rejected and c else None}
-            for e, c, a in zip(edges, in_bin, accepted_in_bin, strict=True)]
-    pairs: list[tuple[float, float]] = []
-    reviews = 0
-    for p, _ in rated:
-        rv = p["review"]
-        assert rv is not None
-        reviews += len(rv.ratings) if rv.ratings else (rv.count or 0)   # a source's mean: its count
-        if rv.confidences and len(rv.confidences) == len(rv.ratings):
-            pairs.extend(zip(rv.ratings, rv.confidences, strict=True))
+    reviews, pairs, scores = _reviews(rated)
+    from_mean, as_of = _provenance(rated)
     accepted = [m for p, m in rated if decided_accepted(p)]
     conf = [c for p, _ in rated if (rv := p["review"]) is not None and (c := rv.confidence_mean) is not None]
-    scores = [x for p, _ in rated if (rv := p["review"]) is not None for x in rv.ratings]
     return {
         "papers": len(rated), "without": len(papers) - len(rated),
-        "from_source_mean": sum(1 for p, _ in rated if (rv := p["review"]) is not None and rv.from_mean),
-        "as_of": dict(sorted(Counter(rv.as_of for p, _ in rated
-                                     if (rv := p["review"]) is not None and rv.as_of).items())),
+        "from_source_mean": from_mean, "as_of": as_of,
         "reviews": reviews, "reviews_per_paper": _r(reviews / len(rated), 2) if reviews else None,
         "mean": _r(_mean(means)), "median": _r(_median(means)),
         "accepted_mean": _r(_mean(accepted)), "accepted_median": _r(_median(accepted)),
@@ -139,8 +122,48 @@ def ratings(papers: list[StatsPaper], lists_rejected: bool) -> RatingFigures | N
         "papers_by_status": {s: len(by_status[s]) for s in order},
         "confidence_mean": _r(_mean(conf)),
         "rating_confidence_r": _r(pearson(pairs)), "rating_confidence_pairs": len(pairs),
-        "histogram": hist,
+        "histogram": _histogram(rated, order, lists_rejected),
     }
+
+
+def _reviews(rated: Rated) -> tuple[int, list[tuple[float, float]], list[float]]:
+    """The reviews behind the means (a source's mean counts its count), every review's (rating,
+    confidence) where both lists are whole, and every single rating."""
+    pairs: list[tuple[float, float]] = []
+    scores: list[float] = []
+    reviews = 0
+    for p, _ in rated:
+        rv = p["review"]
+        assert rv is not None
+        reviews += len(rv.ratings) if rv.ratings else (rv.count or 0)   # a source's mean: its count
+        if rv.confidences and len(rv.confidences) == len(rv.ratings):
+            pairs.extend(zip(rv.ratings, rv.confidences, strict=True))
+        scores.extend(rv.ratings)
+    return reviews, pairs, scores
+
+
+def _provenance(rated: Rated) -> tuple[int, dict[str, int]]:
+    """How many means are a source's own (no list of reviews), and how many papers' scores are a
+    snapshot taken before the decisions, by its date."""
+    from_mean = sum(1 for p, _ in rated if (rv := p["review"]) is not None and rv.from_mean)
+    as_of = Counter(rv.as_of for p, _ in rated if (rv := p["review"]) is not None and rv.as_of)
+    return from_mean, dict(sorted(as_of.items()))
+
+
+def _histogram(rated: Rated, order: list[str], lists_rejected: bool) -> list[RatingBin]:
+    """Papers per BIN of mean rating, by decision, with the acceptance rate where rejections are
+    listed."""
+    edges = _bins(min(m for _, m in rated), max(m for _, m in rated))
+    in_bin: list[Counter[str]] = [Counter() for _ in edges]
+    accepted_in_bin = [0] * len(edges)
+    for p, m in rated:
+        i = min(int((m - edges[0]) / BIN + 1e-9), len(edges) - 1)
+        in_bin[i][status_key(p)] += 1
+        accepted_in_bin[i] += int(decided_accepted(p))
+    return [{"from": e, "to": round(e + BIN, 6), "papers": sum(c.values()), "accepted": a,
+             "by_status": {s: c[s] for s in order if c[s]},
+             "acceptance_rate": _r(a / sum(c.values()), 4) if lists_rejected and c else None}
+            for e, c, a in zip(edges, in_bin, accepted_in_bin, strict=True)]
 
 
 def dimensions(papers: list[StatsPaper]) -> dict[str, DimensionFigures]:

@@ -21,7 +21,7 @@ from starlette.responses import Response
 from .. import exports
 from ..cite.ris import MEDIA_TYPE as RIS_MEDIA_TYPE
 from ..models import STATUSES
-from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS
+from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, SearchRequest
 from ..service import Home, list_request, search_request
 from ..service import authors as sa
 from ..service import conference_stats as cs
@@ -94,50 +94,55 @@ def _json_body(request: Request, body: bytes, cache: str) -> Response:
 
 
 # --- search -------------------------------------------------------------------------------------
+# The search parameters, declared once here so the route's signature reads as a list of them.
+QParam = Annotated[str, Query(max_length=MAX_QUERY_CHARS, description=(
+    "The query language of the site's search box: words, `\"phrases\"`, `-exclusions`, `author:`, "
+    "`title:`, `abstract:`, `keyword:`, `venue:`, `family:`, `year:2020..2024`, `status:oral`, `track:`, "
+    "`rating:>=6` (mean review rating: `>6`, `<5`, `5..6`, `5.5..`; `rating:6` means at least 6). "
+    "Empty with filters: every paper matching the filters (orals first, then by title)."))]
+VenueParam = Annotated[list[str], Query(max_length=50, description=(
+    "Venue keys or aliases (`nips`, `NeurIPS`); repeat or separate with commas; OR-ed."))]
+YearParam = Annotated[int | None, Query(ge=1900, le=2100,
+                                        description="One year (sets year_from and year_to).")]
+YearBound = Annotated[int | None, Query(ge=1900, le=2100)]
+StatusParam = Annotated[list[Status], Query(max_length=20, description="Decision statuses; OR-ed.")]
+RatingMinParam = Annotated[float | None, Query(ge=0, le=100, allow_inf_nan=False, description=(
+    "Papers whose mean review rating is at least this; papers without ratings never match."))]
+RatingMaxParam = Annotated[float | None, Query(ge=0, le=100, allow_inf_nan=False, description=(
+    "Papers whose mean review rating is at most this."))]
+SortParam = Annotated[Sort, Query(description=(
+    "`newest`/`oldest`: by year, then relevance; `citations`: most cited first; `rating`: highest "
+    "mean review rating first, papers without ratings last; `listed`: in the most curated reading "
+    "lists first (a hit's `lists`), papers in none last. `citations`, `rating` and `listed` list "
+    "only papers with every query word (a hyphenated word as one), never a looser match."))]
+ModeParam = Annotated[Mode, Query(description=(
+    "`keyword` (BM25), `semantic` (by meaning: paper vectors), `hybrid` (both, fused by "
+    "reciprocal rank), or `auto`: hybrid for natural-language queries when vectors exist. Without "
+    "vectors, keyword results and a note in `interpreted.notes`."))]
+TopicParam = Annotated[list[str], Query(max_length=20, description=(
+    "Topic or area slugs (`diffusion-models`, `cv`; see /topics); OR-ed."))]
+PageParam = Annotated[int, Query(ge=1, le=MAX_WINDOW, description="page × per_page ≤ 10,000.")]
+PerPageParam = Annotated[int, Query(ge=1, le=MAX_PER_PAGE)]
+FacetsParam = Annotated[bool, Query(description="Count venues, years and statuses over all matches.")]
+FacetSizeParam = Annotated[int, Query(ge=1, le=500, description="Values per facet (busiest first).")]
+SnippetsParam = Annotated[bool, Query(description="Highlight matches in titles and abstract passages.")]
+SearchFormatParam = Annotated[SearchFormat, Query(alias="format", description=(
+    "`json` (default); `atom`: a feed of this page of hits (subscribe with `sort=newest`); "
+    "`bib`, `ris`, `csv`, `jsonl`: an export of every hit in this order, not only this page, at most "
+    "`limit` rows."))]
+
+
 @router.get("/search", response_model=m.SearchResponse, tags=["search"], summary="Search papers",
             responses={**_ERRORS, 200: {"content": {**_FEED_CONTENT, **_EXPORT_CONTENT}},
                        503: {"model": m.Problem, "description": "No search index yet."}})
 async def search(
-    request: Request,
-    q: Annotated[str, Query(max_length=MAX_QUERY_CHARS, description=(
-        "The query language of the site's search box: words, `\"phrases\"`, `-exclusions`, `author:`, "
-        "`title:`, `abstract:`, `keyword:`, `venue:`, `family:`, `year:2020..2024`, `status:oral`, `track:`, "
-        "`rating:>=6` (mean review rating: `>6`, `<5`, `5..6`, `5.5..`; `rating:6` means at least 6). "
-        "Empty with filters: every paper matching the filters (orals first, then by title)."))] = "",
-    venue: Annotated[list[str], Query(max_length=50, description=(
-        "Venue keys or aliases (`nips`, `NeurIPS`); repeat or separate with commas; OR-ed."))] = [],  # noqa: B006
-    year: Annotated[int | None, Query(ge=1900, le=2100,
-                                      description="One year (sets year_from and year_to).")] = None,
-    year_from: Annotated[int | None, Query(ge=1900, le=2100)] = None,
-    year_to: Annotated[int | None, Query(ge=1900, le=2100)] = None,
-    status: Annotated[list[Status], Query(max_length=20, description="Decision statuses; OR-ed.")] = [],  # noqa: B006
-    rating_min: Annotated[float | None, Query(ge=0, le=100, allow_inf_nan=False, description=(
-        "Papers whose mean review rating is at least this; papers without ratings never match."))] = None,
-    rating_max: Annotated[float | None, Query(ge=0, le=100, allow_inf_nan=False, description=(
-        "Papers whose mean review rating is at most this."))] = None,
-    sort: Annotated[Sort, Query(description=(
-        "`newest`/`oldest`: by year, then relevance; `citations`: most cited first; `rating`: highest "
-        "mean review rating first, papers without ratings last; `listed`: in the most curated reading "
-        "lists first (a hit's `lists`), papers in none last. `citations`, `rating` and `listed` list "
-        "only papers with every query word (a hyphenated word as one), never a looser match."))]
-    = "relevance",
-    mode: Annotated[Mode, Query(description=(
-        "`keyword` (BM25), `semantic` (by meaning: paper vectors), `hybrid` (both, fused by "
-        "reciprocal rank), or `auto`: hybrid for natural-language queries when vectors exist. Without "
-        "vectors, keyword results and a note in `interpreted.notes`."))] = "auto",
-    topic: Annotated[list[str], Query(max_length=20, description=(
-        "Topic or area slugs (`diffusion-models`, `cv`; see /topics); OR-ed."))] = [],  # noqa: B006
-    page: Annotated[int, Query(ge=1, le=MAX_WINDOW, description="page × per_page ≤ 10,000.")] = 1,
-    per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
-    facets: Annotated[bool, Query(description="Count venues, years and statuses over all matches.")] = True,
-    facet_size: Annotated[int, Query(ge=1, le=500, description="Values per facet (busiest first).")]
-    = ss.DEFAULT_FACET_SIZE,
-    snippets: Annotated[bool, Query(description="Highlight matches in titles and abstract passages.")] = True,
-    fmt: Annotated[SearchFormat, Query(alias="format", description=(
-        "`json` (default); `atom`: a feed of this page of hits (subscribe with `sort=newest`); "
-        "`bib`, `ris`, `csv`, `jsonl`: an export of every hit in this order, not only this page, at most "
-        "`limit` rows."))] = "json",
-    limit: LimitParam = exports.MAX_ROWS,
+    request: Request, q: QParam = "", venue: VenueParam = [], year: YearParam = None,  # noqa: B006
+    year_from: YearBound = None, year_to: YearBound = None, status: StatusParam = [],  # noqa: B006
+    rating_min: RatingMinParam = None, rating_max: RatingMaxParam = None, sort: SortParam = "relevance",
+    mode: ModeParam = "auto", topic: TopicParam = [], page: PageParam = 1,  # noqa: B006
+    per_page: PerPageParam = 20, facets: FacetsParam = True,
+    facet_size: FacetSizeParam = ss.DEFAULT_FACET_SIZE, snippets: SnippetsParam = True,
+    fmt: SearchFormatParam = "json", limit: LimitParam = exports.MAX_ROWS,
 ) -> Response:
     """Search titles, authors, abstracts and keywords with the site's query language and filters:
     total, hits with highlighted snippets, facet counts, a did-you-mean suggestion."""
@@ -151,11 +156,16 @@ async def search(
                        topics=topic, rating_min=rating_min, rating_max=rating_max, sort=sort, mode=mode,
                        page=page, per_page=per_page,
                        facets=facets and fmt == "json", snippets=snippets and fmt == "json")
-    if fmt == "json":
-        body = orjson.dumps(ss.search(h, r, facet_size), option=orjson.OPT_NON_STR_KEYS)
-        if key is not None:
-            cache.put(key, body)
-        return _json_body(request, body, "miss")
+    if fmt != "json":
+        return _search_export(request, h, r, fmt, limit)
+    body = orjson.dumps(ss.search(h, r, facet_size), option=orjson.OPT_NON_STR_KEYS)
+    if key is not None:
+        cache.put(key, body)
+    return _json_body(request, body, "miss")
+
+
+def _search_export(request: Request, h: Home, r: SearchRequest, fmt: str, limit: int) -> Response:
+    """A search as an Atom feed of its page of hits, or an export of every hit (streamed)."""
     if fmt == "atom":
         res = ss.run_search(h, replace(r, facets=False, snippets=False))
         title = f"paperlist: {r.q or 'papers'}" + (f" ({', '.join(r.venues)})" if r.venues else "")

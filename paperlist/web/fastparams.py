@@ -96,6 +96,25 @@ def _lengths(metadata: list[Any]) -> tuple[int, int | None] | None:
     return lo, hi
 
 
+def _list_reader(tp: Any, default: Any, alias: str, lo: int,
+                 hi: int | None) -> Callable[[QueryParams], Any] | None:
+    """A reader of a repeatable parameter (a list of strings or choices, ``lo``..``hi`` values)."""
+    item = _scalar(typing.get_args(tp)[0]) if typing.get_args(tp) else None
+    if item is None or not isinstance(default, list):
+        return None
+    base = list(default)
+
+    def many(params: QueryParams) -> Any:
+        raw = params.getlist(alias)
+        if not raw:
+            return list(base)
+        if len(raw) < lo or (hi is not None and len(raw) > hi):
+            return _SKIP
+        out = [item(r) for r in raw]
+        return _SKIP if any(v is _SKIP for v in out) else out
+    return many
+
+
 def _field_reader(field: Any) -> Callable[[QueryParams], Any] | None:
     """A reader of one parameter: its value, ``_SKIP``, or the default when absent."""
     info = field.field_info
@@ -115,20 +134,7 @@ def _field_reader(field: Any) -> Callable[[QueryParams], Any] | None:
         return None
     lo, hi = lengths
     if typing.get_origin(tp) is list and not optional:
-        item = _scalar(typing.get_args(tp)[0]) if typing.get_args(tp) else None
-        if item is None or not isinstance(default, list):
-            return None
-        base = list(default)
-
-        def many(params: QueryParams) -> Any:
-            raw = params.getlist(alias)
-            if not raw:
-                return list(base)
-            if len(raw) < lo or (hi is not None and len(raw) > hi):
-                return _SKIP
-            out = [item(r) for r in raw]
-            return _SKIP if any(v is _SKIP for v in out) else out
-        return many
+        return _list_reader(tp, default, alias, lo, hi)
     one = _scalar(tp)
     if one is None:
         return None

@@ -23,13 +23,10 @@ def sparkline(by_year: dict[int, int], years: list[int], width: int = 120,
             "peak": max(vals) if vals else 0, "partial": bool(years) and is_partial(years[-1])}
 
 
-def stacked_by_venue(venue_years: dict[tuple[str, int], int], labels: dict[str, str], top: int = 6,
-                     width: int = 720, height: int = 240) -> dict[str, Any]:
-    """Papers per year, each bar stacked by venue (the ``top`` busiest venues, then "other")."""
-    left, right, top_pad, bottom = 44, 8, 10, 26
-    plot_w, plot_h = width - left - right, height - top_pad - bottom
-    if not venue_years:
-        return {"width": width, "height": height, "bars": [], "ticks": [], "series": []}
+def _stacks(venue_years: dict[tuple[str, int], int],
+            top: int) -> tuple[list[str], list[int], dict[int, dict[str, int]]]:
+    """The ``top`` busiest venues, the years shown, and each year's papers per venue (the others'
+    together as "other")."""
     totals: dict[str, int] = {}
     for (v, _y), n in venue_years.items():
         totals[v] = totals.get(v, 0) + n
@@ -46,6 +43,17 @@ def stacked_by_venue(venue_years: dict[tuple[str, int], int], labels: dict[str, 
     for (v, y), n in venue_years.items():
         key = v if v in named else "other"
         per_year[y][key] = per_year[y].get(key, 0) + n
+    return named, years, per_year
+
+
+def stacked_by_venue(venue_years: dict[tuple[str, int], int], labels: dict[str, str], top: int = 6,
+                     width: int = 720, height: int = 240) -> dict[str, Any]:
+    """Papers per year, each bar stacked by venue (the ``top`` busiest venues, then "other")."""
+    left, right, top_pad, bottom = 44, 8, 10, 26
+    plot_w, plot_h = width - left - right, height - top_pad - bottom
+    if not venue_years:
+        return {"width": width, "height": height, "bars": [], "ticks": [], "series": []}
+    named, years, per_year = _stacks(venue_years, top)
     top_v, tick_values = axis(max(sum(d.values()) for d in per_year.values()))
     slot = plot_w / len(years)
     bar_w = max(2.0, min(36.0, slot * 0.72))

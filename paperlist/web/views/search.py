@@ -112,18 +112,9 @@ def _notes(interpreted: Interpreted) -> dict[str, Any]:
             "parse": [n for n in interpreted.get("notes") or [] if n != mode_note]}
 
 
-def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
-    """The search page's data. With no query and no filter it is the search help page."""
-    t0 = time.perf_counter()
-    r = search_request_from_params(params)
-    data: dict[str, Any] = {"page": "search", "q": r.q, "request": {
-        "q": r.q, "venues": r.venues, "year_from": r.year_from, "year_to": r.year_to, "statuses": r.statuses,
-        "sort": r.sort, "page": r.page, "per_page": r.per_page, "mode": r.mode, "topics": r.topics,
-        "rating_min": r.rating_min, "rating_max": r.rating_max}}
-    rated = r.rating_min is not None or r.rating_max is not None
-    if not (r.q or r.venues or r.statuses or r.year_from or r.year_to or r.topics or rated):
-        return data | {"empty_query": True, "hits": [], "total": 0}
-    res = run_search(ctx.home, r)
+def _active_filters(ctx: Ctx, r: SearchRequest) -> list[dict[str, Any]]:
+    """The filters in force, each with the link that removes it: venues, statuses, topics, the
+    years and the rating range."""
     active = ([{"label": venues.get(v).short,
                 "href": href("/search", request_params(r, venue=_toggle(r.venues, v), page=1))}
                for v in r.venues]
@@ -137,13 +128,34 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
                  else f"{r.year_from or ''}–{r.year_to or ''}")
         active.append({"label": label, "href": href("/search", request_params(r, year_from=None, year_to=None,
                                                                                page=1))})
-    if rated:
+    if r.rating_min is not None or r.rating_max is not None:
         lo, hi = (f"{x:g}" if x is not None else "" for x in (r.rating_min, r.rating_max))
         word = i18n.translations(ctx.lang).gettext("Rating")
         bounds = f"{lo}–{hi}" if lo and hi else (f"≥ {lo}" if lo else f"≤ {hi}")
         active.append({"label": f"{word} {bounds}",
                        "href": href("/search", request_params(r, rating_min=None, rating_max=None, page=1))})
-    pages = res.pages
+    return active
+
+
+def _pagination(r: SearchRequest, pages: int) -> dict[str, Any]:
+    return {"page": r.page, "pages": pages, "first_index": (r.page - 1) * r.per_page + 1,
+            "prev": href("/search", request_params(r, page=r.page - 1)) if r.page > 1 else None,
+            "next": href("/search", request_params(r, page=r.page + 1)) if r.page < pages else None}
+
+
+def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The search page's data. With no query and no filter it is the search help page."""
+    t0 = time.perf_counter()
+    r = search_request_from_params(params)
+    data: dict[str, Any] = {"page": "search", "q": r.q, "request": {
+        "q": r.q, "venues": r.venues, "year_from": r.year_from, "year_to": r.year_to, "statuses": r.statuses,
+        "sort": r.sort, "page": r.page, "per_page": r.per_page, "mode": r.mode, "topics": r.topics,
+        "rating_min": r.rating_min, "rating_max": r.rating_max}}
+    rated = r.rating_min is not None or r.rating_max is not None
+    if not (r.q or r.venues or r.statuses or r.year_from or r.year_to or r.topics or rated):
+        return data | {"empty_query": True, "hits": [], "total": 0}
+    res = run_search(ctx.home, r)
+    active = _active_filters(ctx, r)
     return data | {
         "empty_query": False, "total": res.total, "took_ms": round(res.took_ms, 1),
         "hits": [_hit(h) for h in res.hits], "facets": _facets(r, res, ctx.lang), "active_filters": active,
@@ -158,10 +170,7 @@ def build_search(ctx: Ctx, params: Mapping[str, Any]) -> dict[str, Any]:
                           if res.total == 0 else []),
         "sorts": [{"value": s, "label": SORT[s], "active": s == r.sort,
                    "href": href("/search", request_params(r, sort=s, page=1))} for s in SORTS],
-        "pagination": {"page": r.page, "pages": pages, "first_index": (r.page - 1) * r.per_page + 1,
-                       "prev": href("/search", request_params(r, page=r.page - 1)) if r.page > 1 else None,
-                       "next": (href("/search", request_params(r, page=r.page + 1))
-                                if r.page < pages else None)},
+        "pagination": _pagination(r, res.pages),
         "full_href": href("/search", request_params(r, per_page=20, page=1)),
         "links": search_links(r),
         "server_ms": round((time.perf_counter() - t0) * 1000, 1),

@@ -4,7 +4,7 @@ service's topics, with names in the page's language, charts and filter links."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ... import venues as venue_registry
@@ -13,7 +13,7 @@ from ...service.paths import href, topic_path, venue_path
 from ...service.requests import int_param
 from ...service.topics import ConferenceArea, ConferenceTopic
 from ...service.venues import venue_rows
-from ...topics import taxonomy
+from ...topics import Topic, taxonomy
 from ...topics.stats import TopicCounts
 from ..charts import is_partial
 from ..topic_charts import sparkline, stacked_by_venue
@@ -63,6 +63,52 @@ def build_topics(ctx: Ctx) -> dict[str, Any]:
             "assigned": any(a["papers"] for a in areas)}
 
 
+def _topic_links(slug: str, scope: tuple[str, str] | None, venue: str | None,
+                 year: int | None) -> Callable[..., str]:
+    """Links to a topic page with some of its filters changed (on a conference-year's topic page
+    the venue and year are the path, never parameters)."""
+    base = topic_path(slug, venue, year) if scope else topic_path(slug)
+
+    def link(**change: Any) -> str:
+        state = {"venue": None if scope else venue, "year": None if scope else year, "page": None}
+        state.update(change)
+        return href(base, [(k, v) for k, v in state.items() if v is not None])
+    return link
+
+
+def _venue_totals(vy: dict[tuple[str, int], int]) -> list[tuple[str, int]]:
+    """The topic's venues with their papers, most first."""
+    return sorted(((v, sum(n for (vv, _), n in vy.items() if vv == v)) for v in {v for v, _ in vy}),
+                  key=lambda kv: -kv[1])
+
+
+def _relatives(ctx: Ctx, slug: str, t: Topic, counts: dict[str, int]) -> dict[str, Any]:
+    """A topic's area, or an area's topics with their papers; the other topics of its area."""
+    return {"parent": _topic_ref(t.parent, ctx.lang) if t.parent else None,
+            "children": [_topic_ref(c, ctx.lang) | {"papers": n} for c, n in counts.items()],
+            "siblings": [_topic_ref(c.slug, ctx.lang) for c in taxonomy().children(t.parent)
+                         if c.slug != slug] if t.parent else []}
+
+
+def _conference(ctx: Ctx, scope: tuple[str, str] | None, venue: str | None,
+                year: int | None) -> dict[str, Any] | None:
+    """The conference-year a topic page is scoped to (None on a topic's own page)."""
+    if not (scope and venue and year):
+        return None
+    return {"key": venue, "short": venue_rows(ctx.home)[venue]["short"], "year": year,
+            "href": venue_path(venue, year), "topics_href": venue_path(venue, year) + "/topics"}
+
+
+def _filter_links(venue: str | None, year: int | None, venue_totals: list[tuple[str, int]],
+                  years_all: list[int], labels: dict[str, str], link: Callable[..., str]) -> dict[str, Any]:
+    """The venue and year filters of a topic's own page, each link adding or removing one."""
+    return {"venue_links": [{"key": v, "short": labels[v], "count": n, "active": v == venue,
+                             "href": link(venue=None if v == venue else v)} for v, n in venue_totals[:20]],
+            "year_links": [{"year": y, "active": y == year, "href": link(year=None if y == year else y)}
+                           for y in years_all[:15]],
+            "clear_href": link(venue=None, year=None) if venue or year else None}
+
+
 def build_topic(ctx: Ctx, slug: str, params: Mapping[str, Any], venue_seg: str | None = None,
                 year_seg: str | None = None) -> dict[str, Any]:
     """A topic (or area): description, chart of papers per year by venue, counts per venue and
@@ -74,40 +120,21 @@ def build_topic(ctx: Ctx, slug: str, params: Mapping[str, Any], venue_seg: str |
     assert t is not None
     venue, year = d["filters"]["venue"], d["filters"]["year"]
     vy = {(r["venue"], r["year"]): r["papers"] for r in d["venue_years"]}
-    base = topic_path(slug, venue, year) if scope else topic_path(slug)
-
-    def link(**change: Any) -> str:
-        state = {"venue": None if scope else venue, "year": None if scope else year, "page": None}
-        state.update(change)
-        return href(base, [(k, v) for k, v in state.items() if v is not None])
-
+    link = _topic_links(slug, scope, venue, year)
     labels = {v: venue_registry.get(v).short for v, _ in vy}
-    venue_totals = sorted(((v, sum(n for (vv, _), n in vy.items() if vv == v)) for v in {v for v, _ in vy}),
-                          key=lambda kv: -kv[1])
+    venue_totals = _venue_totals(vy)
     years_all = sorted({y for _, y in vy}, reverse=True)
     recent = years_all[:6]
     table = [{"venue": v, "short": labels[v], "href": link(venue=v, page=None), "total": n,
               "years": [vy.get((v, y), 0) for y in recent]} for v, n in venue_totals[:15]]
     counts = st.child_counts(ctx.home, slug, venue, year) if t.is_area else {}
-    conf = None
-    if scope and venue and year:
-        conf = {"key": venue, "short": venue_rows(ctx.home)[venue]["short"], "year": year,
-                "href": venue_path(venue, year), "topics_href": venue_path(venue, year) + "/topics"}
+    conf = _conference(ctx, scope, venue, year)
     return {
         "page": "topic", "slug": slug, "name": t.name(ctx.lang), "name_en": t.en, "name_zh": t.zh,
-        "desc": t.desc(ctx.lang), "is_area": t.is_area,
-        "parent": _topic_ref(t.parent, ctx.lang) if t.parent else None,
-        "children": [_topic_ref(c, ctx.lang) | {"papers": n} for c, n in counts.items()],
-        "siblings": [_topic_ref(c.slug, ctx.lang) for c in taxonomy().children(t.parent) if c.slug != slug]
-        if t.parent else [],
+        "desc": t.desc(ctx.lang), "is_area": t.is_area, **_relatives(ctx, slug, t, counts),
         "conference": conf, "papers_total": d["papers"], "total": d["total"], "filters": d["filters"],
-        "venue_links": [] if scope else [{"key": v, "short": labels[v], "count": n, "active": v == venue,
-                                          "href": link(venue=None if v == venue else v)}
-                                         for v, n in venue_totals[:20]],
-        "year_links": [] if scope else [{"year": y, "active": y == year,
-                                         "href": link(year=None if y == year else y)}
-                                        for y in years_all[:15]],
-        "clear_href": link(venue=None, year=None) if (venue or year) and not scope else None,
+        **(_filter_links(venue, year, venue_totals, years_all, labels, link) if not scope
+           else {"venue_links": [], "year_links": [], "clear_href": None}),
         "chart": stacked_by_venue({k: n for k, n in vy.items() if not venue or k[0] == venue}, labels),
         "table": {"years": recent, "rows": table},
         "search_href": href("/search", [("q", ""), ("topic", slug)] + ([("venue", venue)] if venue else [])
