@@ -33,6 +33,7 @@ from .service import resolve as sr
 from .service import search as ss
 from .service import topics as st
 from .service import venues as sv
+from .service.requests import YEAR_MAX, YEAR_MIN
 from .store import Store
 
 T = TypeVar("T")
@@ -132,8 +133,8 @@ class Tools:
         venues: Annotated[list[str], Field(max_length=20,
                                            description="Venue keys or aliases (neurips, iclr, acl …).")]
         = [],  # noqa: B006 - pydantic copies defaults
-        year_from: Annotated[int | None, Field(ge=1900, le=2100)] = None,
-        year_to: Annotated[int | None, Field(ge=1900, le=2100)] = None,
+        year_from: Annotated[int | None, Field(ge=YEAR_MIN, le=YEAR_MAX)] = None,
+        year_to: Annotated[int | None, Field(ge=YEAR_MIN, le=YEAR_MAX)] = None,
         statuses: Annotated[list[Status], Field(max_length=8)] = [],  # noqa: B006
         topics: Annotated[list[str], Field(max_length=10, description=(
             "Topic or area slugs from get_topic_stats (diffusion-models, cv …); OR-ed."))] = [],  # noqa: B006
@@ -198,7 +199,7 @@ class Tools:
         self,
         venue: Annotated[str, Field(min_length=1, max_length=100,
                                     description="Venue key or alias (neurips, cvpr …).")],
-        year: Annotated[int, Field(ge=1900, le=2100)],
+        year: Annotated[int, Field(ge=YEAR_MIN, le=YEAR_MAX)],
         statuses: Annotated[list[Literal[STATUSES + ("unknown",)]], Field(max_length=9)] = [],  # type: ignore[valid-type]  # noqa: B006
         track: Annotated[str | None, Field(max_length=100)] = None,
         query: Annotated[str, Field(max_length=200, description=(
@@ -239,7 +240,8 @@ class Tools:
             "A topic or area slug for its details and papers; omit to list every topic."))] = None,
         venue: Annotated[str | None, Field(max_length=100,
                                            description="Count only this venue (key or alias).")] = None,
-        year: Annotated[int | None, Field(ge=1900, le=2100, description="Count only this year.")] = None,
+        year: Annotated[int | None, Field(ge=YEAR_MIN, le=YEAR_MAX,
+                                          description="Count only this year.")] = None,
     ) -> dict[str, Any]:
         """Research topics (60 topics in 12 areas, e.g. diffusion-models in generative) with paper
         counts per year and venue. Without `topic`: every topic's count (optionally within one
@@ -263,7 +265,7 @@ class Tools:
         self,
         venue: Annotated[str, Field(min_length=1, max_length=100,
                                     description="Venue key or alias (iclr, neurips, nips …).")],
-        year: Annotated[int, Field(ge=1900, le=2100)],
+        year: Annotated[int, Field(ge=YEAR_MIN, le=YEAR_MAX)],
     ) -> dict[str, Any]:
         """A conference-year's numbers, as its statistics page shows them: submissions listed, accepted,
         counts by decision, the acceptance rate (null where the sources list accepted papers only;

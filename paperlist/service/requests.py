@@ -14,11 +14,20 @@ from typing import Any
 from .. import venues as venue_registry
 from ..models import STATUSES
 from ..search.model import MAX_PER_PAGE, MAX_QUERY_CHARS, MAX_WINDOW, MODES, SORTS, SearchRequest
-from ..search.query import RATING_MAX, RATING_MIN, RatingRange, parse_ratings, parse_years, resolve_status
+from ..search.query import (
+    RATING_MAX,
+    RATING_MIN,
+    YEAR_MAX,
+    YEAR_MIN,
+    RatingRange,
+    parse_ratings,
+    parse_years,
+    resolve_status,
+)
 from ..taxonomy import taxonomy
 from .errors import N_, BadRequest
 
-YEAR_RANGE = (1900, 2100)
+YEAR_RANGE = (YEAR_MIN, YEAR_MAX)     # the query language's years; every interface's year bounds
 LIST_PER_PAGE = ("100", "250", "500", "all")      # what a conference-year page offers
 MAX_LIST_PAGE = 1000                              # the most papers one list page (API) holds
 _UNDERSTOOD = N_("A parameter has a value this page does not understand.")

@@ -30,7 +30,7 @@ from ..service import search as ss
 from ..service import topics as st
 from ..service import venues as sv
 from ..service.paths import API_ROOT
-from ..service.requests import MAX_LIST_PAGE
+from ..service.requests import MAX_LIST_PAGE, YEAR_MAX, YEAR_MIN
 from ..service.semantic_status import semantic_status
 from . import api_models as m
 from .api_exports import feed, stream
@@ -102,9 +102,9 @@ QParam = Annotated[str, Query(max_length=MAX_QUERY_CHARS, description=(
     "Empty with filters: every paper matching the filters (orals first, then by title)."))]
 VenueParam = Annotated[list[str], Query(max_length=50, description=(
     "Venue keys or aliases (`nips`, `NeurIPS`); repeat or separate with commas; OR-ed."))]
-YearParam = Annotated[int | None, Query(ge=1900, le=2100,
+YearParam = Annotated[int | None, Query(ge=YEAR_MIN, le=YEAR_MAX,
                                         description="One year (sets year_from and year_to).")]
-YearBound = Annotated[int | None, Query(ge=1900, le=2100)]
+YearBound = Annotated[int | None, Query(ge=YEAR_MIN, le=YEAR_MAX)]
 StatusParam = Annotated[list[Status], Query(max_length=20, description="Decision statuses; OR-ed.")]
 RatingMinParam = Annotated[float | None, Query(ge=0, le=100, allow_inf_nan=False, description=(
     "Papers whose mean review rating is at least this; papers without ratings never match."))]
@@ -313,7 +313,7 @@ async def conference_year(
 async def topics(request: Request,
                  venue: Annotated[str | None, Query(max_length=100,
                                                     description="Count only this venue.")] = None,
-                 year: Annotated[int | None, Query(ge=1900, le=2100,
+                 year: Annotated[int | None, Query(ge=YEAR_MIN, le=YEAR_MAX,
                                                    description="Count only this year.")] = None,
                  ) -> Response:
     """Research areas and their topics: papers, papers per year and the busiest venues, overall or
@@ -325,7 +325,7 @@ async def topics(request: Request,
             responses={**_ERRORS, **_MOVED})
 async def topic(request: Request, slug: Annotated[str, Path(description="Topic or area slug.")],
                 venue: Annotated[str | None, Query(max_length=100)] = None,
-                year: Annotated[int | None, Query(ge=1900, le=2100)] = None,
+                year: Annotated[int | None, Query(ge=YEAR_MIN, le=YEAR_MAX)] = None,
                 page: Annotated[int, Query(ge=1, le=10_000)] = 1) -> Response:
     """A topic (or area): papers per year and per venue and year, and its papers (newest year
     first, then those most clearly about it), 50 a page, filterable by venue and year."""

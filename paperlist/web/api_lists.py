@@ -28,7 +28,7 @@ from ..service import list_import as li
 from ..service import lists as sl
 from ..service.errors import N_, BadRequest
 from ..service.paths import paper_path
-from ..service.requests import ListRequest, list_request
+from ..service.requests import YEAR_MAX, YEAR_MIN, ListRequest, list_request
 from . import api_models as m
 from .incoming import home, read_limited
 
@@ -125,7 +125,7 @@ ListView = Annotated[ListRequest | None, Depends(_list_view)]
             responses=_ERRORS)
 async def seen(request: Request, token: Token, view: ListView,
                venue: Annotated[str | None, Query(max_length=100)] = None,
-               year: Annotated[int | None, Query(ge=1900, le=2100)] = None) -> Response:
+               year: Annotated[int | None, Query(ge=YEAR_MIN, le=YEAR_MAX)] = None) -> Response:
     """The papers marked seen with this link (at one venue and year when given), in marking order."""
     return private(request, await run(sl.seen_marks, home(request), token, venue, year, view))
 

@@ -10,7 +10,7 @@ from typing import Any
 from ... import venues as venue_registry
 from ...service import topics as st
 from ...service.paths import href, topic_path, venue_path
-from ...service.requests import int_param
+from ...service.requests import YEAR_MAX, YEAR_MIN, int_param
 from ...service.topics import ConferenceArea, ConferenceTopic
 from ...service.venues import venue_rows
 from ...topics import Topic, taxonomy
@@ -114,7 +114,8 @@ def build_topic(ctx: Ctx, slug: str, params: Mapping[str, Any], venue_seg: str |
     """A topic (or area): description, chart of papers per year by venue, counts per venue and
     year, and its papers, filterable by venue and year (fixed on a conference-year's topic page)."""
     scope = (venue_seg or "", year_seg or "") if venue_seg is not None else None
-    d = st.topic(ctx.home, slug, venue=params.get("venue"), year=int_param(params, "year", None, 1900, 2100),
+    year = int_param(params, "year", None, YEAR_MIN, YEAR_MAX)
+    d = st.topic(ctx.home, slug, venue=params.get("venue"), year=year,
                  page=int_param(params, "page", 1, 1, 10_000) or 1, scope=scope)
     t = taxonomy().get(d["slug"])
     assert t is not None
