@@ -105,43 +105,20 @@ def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_
         if h not in cached and h not in todo:
             todo[h] = (year, text)
     rep.cached = rep.papers - sum(1 for r in rows if r[3] in todo)
-    # newest first; within a window, by length (similar lengths batch with little padding)
-    order = sorted(todo, key=lambda h: -todo[h][0])
-    order = [h for i in range(0, len(order), SORT_WINDOW)
-             for h in sorted(order[i:i + SORT_WINDOW], key=lambda h: len(todo[h][1]))]
+    order = _queue(todo)
     total = len(order)
     hooks.started(rep, total)
+
+    def publish_partial() -> None:
+        gen, n = publish(home, ((r[0], r[1], r[2], r[3]) for r in rows), cached, max_tokens, partial=True)
+        hooks.published(gen, n, True)
+
     enc_s = 0.0
-    batches = 0
     if order:
         enc = encoder or Encoder(max_tokens)
         rep.precision = enc.precision
-        with _Stop() as stop:
-            try:
-                for i in range(0, total, batch_size):
-                    if stop.requested or hooks.should_stop():
-                        rep.interrupted = True
-                        break
-                    if max_batches is not None and batches >= max_batches:
-                        break
-                    chunk = order[i:i + batch_size]
-                    t = time.perf_counter()
-                    vecs = enc.encode([todo[h][1] for h in chunk])
-                    enc_s += time.perf_counter() - t
-                    cache.append(chunk, vecs)
-                    for h, v in zip(chunk, vecs, strict=True):
-                        cached[h] = v
-                    rep.embedded += len(chunk)
-                    batches += 1
-                    if progress:
-                        progress(rep.embedded, total, enc_s)
-                    rep.rate = rep.embedded / enc_s if enc_s > 0 else 0.0
-                    if rep.embedded < total and not stop.requested and hooks.publish_now(rep):
-                        gen, n = publish(home, ((r[0], r[1], r[2], r[3]) for r in rows), cached, max_tokens,
-                                         partial=True)
-                        hooks.published(gen, n, True)
-            except KeyboardInterrupt:
-                rep.interrupted = True
+        enc_s = _encode(enc, order, todo, cache, cached, rep, hooks, batch_size, max_batches, progress,
+                        publish_partial)
     rep.remaining = total - rep.embedded
     rep.rate = rep.embedded / enc_s if enc_s > 0 else 0.0
     if do_publish and not rep.interrupted:
@@ -152,3 +129,46 @@ def embed(store: Store, home: Path, max_tokens: int = DEFAULT_MAX_TOKENS, batch_
             cache.compact({r[3] for r in rows})
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+def _queue(todo: dict[bytes, tuple[int, str]]) -> list[bytes]:
+    """The hashes to embed, newest first; within a window, by length (similar lengths batch with
+    little padding)."""
+    order = sorted(todo, key=lambda h: -todo[h][0])
+    return [h for i in range(0, len(order), SORT_WINDOW)
+            for h in sorted(order[i:i + SORT_WINDOW], key=lambda h: len(todo[h][1]))]
+
+
+def _encode(enc: Encoder, order: list[bytes], todo: dict[bytes, tuple[int, str]], cache: VectorCache,
+            cached: dict[bytes, Any], rep: EmbedReport, hooks: Hooks, batch_size: int,
+            max_batches: int | None, progress: Progress | None, publish_partial: Callable[[], None]) -> float:
+    """Embed ``order`` batch by batch, each appended to the cache (and to ``cached``), until done,
+    interrupted, stopped by ``hooks`` or ``max_batches`` reached; the seconds spent encoding."""
+    total = len(order)
+    enc_s = 0.0
+    batches = 0
+    with _Stop() as stop:
+        try:
+            for i in range(0, total, batch_size):
+                if stop.requested or hooks.should_stop():
+                    rep.interrupted = True
+                    break
+                if max_batches is not None and batches >= max_batches:
+                    break
+                chunk = order[i:i + batch_size]
+                t = time.perf_counter()
+                vecs = enc.encode([todo[h][1] for h in chunk])
+                enc_s += time.perf_counter() - t
+                cache.append(chunk, vecs)
+                for h, v in zip(chunk, vecs, strict=True):
+                    cached[h] = v
+                rep.embedded += len(chunk)
+                batches += 1
+                if progress:
+                    progress(rep.embedded, total, enc_s)
+                rep.rate = rep.embedded / enc_s if enc_s > 0 else 0.0
+                if rep.embedded < total and not stop.requested and hooks.publish_now(rep):
+                    publish_partial()
+        except KeyboardInterrupt:
+            rep.interrupted = True
+    return enc_s

@@ -57,7 +57,16 @@ _HEAD = re.compile(r"\s*[:：]\s+")
 def schema() -> tantivy.Schema:
     """Text fields to search, raw/fast fields to filter, facet and sort, and one stored blob."""
     sb = tantivy.SchemaBuilder()
-    # searched text
+    _searched_fields(sb)
+    _filter_fields(sb)
+    _ranking_fields(sb)
+    # everything a Hit shows, as one JSON blob (one stored field decodes fastest)
+    sb.add_bytes_field("doc", stored=True)
+    return sb.build()
+
+
+def _searched_fields(sb: tantivy.SchemaBuilder) -> None:
+    """The text fields that queries search."""
     sb.add_text_field("title", tokenizer_name="en")               # stemmed plain title
     sb.add_text_field("title_words", tokenizer_name="words", index_option="basic")  # unstemmed: vocabulary
     sb.add_text_field("title_key", tokenizer_name="raw")          # text.title_key: exact-title match
@@ -81,14 +90,20 @@ def schema() -> tantivy.Schema:
     # title, keywords and abstract together: a query word is one posting list to intersect (a
     # union of per-field lists is several times slower to seek), and the abstract's BM25
     sb.add_text_field("text", tokenizer_name="en")
-    # filters and facets
+
+
+def _filter_fields(sb: tantivy.SchemaBuilder) -> None:
+    """The fields that filters and facets read."""
     sb.add_text_field("id", tokenizer_name="raw", index_option="basic")
     sb.add_text_field("author_key", tokenizer_name="raw", index_option="basic")
     for name in ("venue", "family", "status", "track", "topic"):
         sb.add_text_field(name, tokenizer_name="raw", fast=True, index_option="basic")
     sb.add_integer_field("year", indexed=True, fast=True)
     sb.add_boolean_field("accepted", indexed=True, fast=True)
-    # sorts and ranking features
+
+
+def _ranking_fields(sb: tantivy.SchemaBuilder) -> None:
+    """The fields that sort and rank results, and the versions of a work."""
     sb.add_integer_field("citations", fast=True)
     sb.add_integer_field("lists", fast=True)                       # curated lists that include it
     sb.add_integer_field("browse_rank", fast=True)                # status, then title (global order)
@@ -106,9 +121,6 @@ def schema() -> tantivy.Schema:
     # are ``secondary`` (left out of unfiltered searches, which show the work once)
     sb.add_text_field("work", tokenizer_name="raw", index_option="basic")
     sb.add_boolean_field("secondary", indexed=True)
-    # everything a Hit shows, as one JSON blob (one stored field decodes fastest)
-    sb.add_bytes_field("doc", stored=True)
-    return sb.build()
 
 
 @dataclass(slots=True)
@@ -242,54 +254,22 @@ def _previous(root: Path) -> tuple[Path | None, int]:
 def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
               work: writer.WorkLink | None = None, novelty: float = 0.0,
               pioneered: Iterable[str] = (), listed: Listed | None = None) -> tantivy.Document:
+    """One paper's document, given its place in each sort order and what it takes from the whole
+    corpus (``writer.Features.parts``)."""
     title = d.title_plain or d.title
     doc = tantivy.Document()
     doc.add_text("id", d.id)
-    doc.add_text("title", analyzers.protect(title))
-    doc.add_text("title_words", title)
-    doc.add_text("title_key", title_key(title))
-    head = title_head(title)
-    if head:
-        doc.add_text("title_head", head)
-    for a, b in analyzers.hyphen_pairs(title):
-        doc.add_text("title_tail", b)
-        doc.add_text("title_join", f"{a} {b}")
+    _add_title(doc, title)
     for phrase in pioneered:
         doc.add_text("pioneer", phrase)
     for key in listed.topics if listed else ():
         doc.add_text("listed_topic", key)
-    for i, (name, key) in enumerate(d.authors):
-        text = _author_text(name, key)
-        doc.add_text("authors", text)
-        doc.add_text("author_key", key)
-        if i == 0:
-            doc.add_text("first_author", text)
-            doc.add_text("first_surname", name.rsplit(None, 1)[-1] if name.strip() else "")
-    doc.add_text("text", analyzers.protect(title))
-    for kw in d.keywords:
-        doc.add_text("keywords", analyzers.protect(kw))
-        doc.add_text("text", analyzers.protect(kw))
-    if d.primary_area:
-        doc.add_text("keywords", analyzers.protect(d.primary_area))
-        doc.add_text("text", analyzers.protect(d.primary_area))
-    if d.abstract_plain:
-        doc.add_text("text", analyzers.protect(d.abstract_plain))
-    elif work is not None and work.borrowed_abstract:
-        # the published version is found by its submission's abstract
-        doc.add_text("text", analyzers.protect(work.borrowed_abstract))
+    _add_authors(doc, d.authors)
+    _add_text(doc, d, title, work)
     if work is not None:
         doc.add_text("work", work.published)
         doc.add_boolean("secondary", work.published != d.id)
-    doc.add_text("venue", d.venue)
-    doc.add_text("family", d.family)
-    if d.status:
-        doc.add_text("status", d.status)
-    if d.track:
-        doc.add_text("track", d.track)
-    for slug in topic_values(d.topics):
-        doc.add_text("topic", slug)
-    doc.add_integer("year", d.year)
-    doc.add_boolean("accepted", d.accepted)
+    _add_filters(doc, d)
     doc.add_integer("citations", d.citations if d.citations is not None else NO_CITATIONS)
     doc.add_integer("browse_rank", browse_rank)
     doc.add_integer("title_rank", title_rank)
@@ -311,6 +291,61 @@ def _document(d: IndexDoc, browse_rank: int, title_rank: int, rating_rank: int,
         "abstract": d.abstract_plain or (work.borrowed_abstract if work else ""),
         **({"versions": work.others} if work is not None else {})}))
     return doc
+
+
+def _add_title(doc: tantivy.Document, title: str) -> None:
+    """The title's fields: stemmed, unstemmed, as a title key, its head, its hyphenated words."""
+    doc.add_text("title", analyzers.protect(title))
+    doc.add_text("title_words", title)
+    doc.add_text("title_key", title_key(title))
+    head = title_head(title)
+    if head:
+        doc.add_text("title_head", head)
+    for a, b in analyzers.hyphen_pairs(title):
+        doc.add_text("title_tail", b)
+        doc.add_text("title_join", f"{a} {b}")
+
+
+def _add_authors(doc: tantivy.Document, authors: list[tuple[str, str]]) -> None:
+    """Each author's name and key; the first author's also as first author and surname."""
+    for i, (name, key) in enumerate(authors):
+        text = _author_text(name, key)
+        doc.add_text("authors", text)
+        doc.add_text("author_key", key)
+        if i == 0:
+            doc.add_text("first_author", text)
+            doc.add_text("first_surname", name.rsplit(None, 1)[-1] if name.strip() else "")
+
+
+def _add_text(doc: tantivy.Document, d: IndexDoc, title: str, work: writer.WorkLink | None) -> None:
+    """The searched text: the title, the keywords and primary area (also as keywords), and the
+    abstract."""
+    doc.add_text("text", analyzers.protect(title))
+    for kw in d.keywords:
+        doc.add_text("keywords", analyzers.protect(kw))
+        doc.add_text("text", analyzers.protect(kw))
+    if d.primary_area:
+        doc.add_text("keywords", analyzers.protect(d.primary_area))
+        doc.add_text("text", analyzers.protect(d.primary_area))
+    if d.abstract_plain:
+        doc.add_text("text", analyzers.protect(d.abstract_plain))
+    elif work is not None and work.borrowed_abstract:
+        # the published version is found by its submission's abstract
+        doc.add_text("text", analyzers.protect(work.borrowed_abstract))
+
+
+def _add_filters(doc: tantivy.Document, d: IndexDoc) -> None:
+    """The values filters and facets read: venue, family, status, track, topics, year, accepted."""
+    doc.add_text("venue", d.venue)
+    doc.add_text("family", d.family)
+    if d.status:
+        doc.add_text("status", d.status)
+    if d.track:
+        doc.add_text("track", d.track)
+    for slug in topic_values(d.topics):
+        doc.add_text("topic", slug)
+    doc.add_integer("year", d.year)
+    doc.add_boolean("accepted", d.accepted)
 
 
 def title_head(title: str) -> str:

@@ -117,81 +117,103 @@ def _named(name: str, title_words: list[str], initials: str) -> Name:
     return Name(analyzers.word_tokens(name), tuple(title_words[at:at + len(letters)]) if at >= 0 else ())
 
 
+_Named = tuple[str, int, list[str], list[str]]      # (id, year, a name's stems, the stems it spells)
+
+
 def novelty(papers: Iterable[tuple[str, int, str, str | None]], workdir: Path,
             threads: int = 2) -> dict[str, float]:
     """Each named paper's novelty (see the module doc), for ``papers`` as (id, year, plain title,
     plain abstract); papers whose phrase says nothing are left out. ``workdir`` (created, then
     deleted) holds the temporary index."""
-    sb = tantivy.SchemaBuilder()
-    sb.add_text_field("text", tokenizer_name="en")
-    sb.add_integer_field("year", indexed=True, fast=True)
-    schema = sb.build()
+    schema = _schema()
     workdir.mkdir(parents=True, exist_ok=False)
     try:
-        index = tantivy.Index(schema, path=str(workdir), reuse=False)
-        analyzers.register(index)
-        writer = index.writer(400_000_000, min(2, os.cpu_count() or 1))
-        named: list[tuple[str, int, list[str], list[str]]] = []   # (id, year, name's stems, spelled stems)
-        years: list[int] = []
-        for pid, year, title, abstract in papers:
-            doc = tantivy.Document()
-            doc.add_text("text", analyzers.protect(title))
-            if abstract:
-                doc.add_text("text", analyzers.protect(abstract))
-            doc.add_integer("year", year)
-            writer.add_document(doc)
-            years.append(year)
-            for n in names(title, abstract):
-                named.append((pid, year, [analyzers.stem(w) for w in n.words],
-                              [analyzers.stem(w) for w in n.spells]))
-        writer.commit()
-        writer.wait_merging_threads()
-        del writer
-        index.reload()
-        searcher = index.searcher()
-        years.sort()
-
-        def written(stems: list[str]) -> Query:
-            words: list[str | tuple[int, str]] = list(stems)
-            return (Query.phrase_query(schema, "text", words) if len(words) > 1
-                    else Query.term_query(schema, "text", stems[0]))
-
-        def count(item: tuple[str, int, list[str], list[str]]) -> tuple[str, float]:
-            pid, year, stems, spells = item
-            base = written(stems)
-            # an abbreviation of words earlier papers wrote is theirs too ("vision-language
-            # models (VLM)" in 2023), not one of "bootstrap your own latent (BYOL)"
-            before = (Query.boolean_query([(Occur.Should, base), (Occur.Should, written(spells))])
-                      if len(spells) > 1 else base)
-            earlier = searcher.search(Query.boolean_query([
-                (Occur.Must, before),
-                (Occur.Must, Query.range_query(schema, "year", FieldType.Integer, 0, year - 1))]),
-                1, count=True).count  # type: ignore[attr-defined]
-            if earlier > MAX_EARLIER:
-                return pid, 0.0
-            later = searcher.search(Query.boolean_query([
-                (Occur.Must, base),
-                (Occur.Must, Query.range_query(schema, "year", FieldType.Integer, year + 1, 10_000))]),
-                1, count=True).count  # type: ignore[attr-defined]
-            if later < MIN_LATER:
-                return pid, 0.0
-            # a name many papers of its own year write is the field's word ("LVLMs" in 2024: 100
-            # papers, 270 later), not this paper's coinage ("SimCLR" in 2020: 2, 118 later)
-            same = searcher.search(Query.boolean_query([
-                (Occur.Must, base),
-                (Occur.Must, Query.range_query(schema, "year", FieldType.Integer, year, year))]),
-                1, count=True).count - 1  # type: ignore[attr-defined]
-            if same > max(MAX_EARLIER, later * MAX_SAME_SHARE):
-                return pid, 0.0
-            n_before = bisect.bisect_left(years, year)
-            n_after = len(years) - bisect.bisect_right(years, year)
-            return pid, (later / max(1, n_after)) / ((earlier + 1) / max(1, n_before))
-
+        index, named, years = _write(papers, workdir, schema)
+        counts = _Counts(index.searcher(), schema, years)
         out: dict[str, float] = {}
         with ThreadPoolExecutor(max(1, threads)) as pool:
-            for pid, v in pool.map(count, named, chunksize=512):
+            for pid, v in pool.map(counts.score, named, chunksize=512):
                 if v > out.get(pid, 0.0):       # a paper known by several names: the most written
                     out[pid] = v
         return out
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    sb.add_text_field("text", tokenizer_name="en")
+    sb.add_integer_field("year", indexed=True, fast=True)
+    return sb.build()
+
+
+def _write(papers: Iterable[tuple[str, int, str, str | None]], workdir: Path,
+           schema: tantivy.Schema) -> tuple[tantivy.Index, list[_Named], list[int]]:
+    """The temporary index of every paper's title and abstract (committed and reloaded), the
+    names papers may be known by, and every paper's year (sorted)."""
+    index = tantivy.Index(schema, path=str(workdir), reuse=False)
+    analyzers.register(index)
+    writer = index.writer(400_000_000, min(2, os.cpu_count() or 1))
+    named: list[_Named] = []
+    years: list[int] = []
+    for pid, year, title, abstract in papers:
+        doc = tantivy.Document()
+        doc.add_text("text", analyzers.protect(title))
+        if abstract:
+            doc.add_text("text", analyzers.protect(abstract))
+        doc.add_integer("year", year)
+        writer.add_document(doc)
+        years.append(year)
+        for n in names(title, abstract):
+            named.append((pid, year, [analyzers.stem(w) for w in n.words],
+                          [analyzers.stem(w) for w in n.spells]))
+    writer.commit()
+    writer.wait_merging_threads()
+    del writer
+    index.reload()
+    years.sort()
+    return index, named, years
+
+
+class _Counts:
+    """How many papers of the temporary index write a name before a paper's year, in it and after."""
+
+    def __init__(self, searcher: tantivy.Searcher, schema: tantivy.Schema, years: list[int]) -> None:
+        self.searcher = searcher
+        self.schema = schema
+        self.years = years
+
+    def _written(self, stems: list[str]) -> Query:
+        words: list[str | tuple[int, str]] = list(stems)
+        return (Query.phrase_query(self.schema, "text", words) if len(words) > 1
+                else Query.term_query(self.schema, "text", stems[0]))
+
+    def _count(self, query: Query, first: int, last: int) -> int:
+        """Papers of the years first..last that match ``query``."""
+        return int(self.searcher.search(Query.boolean_query([
+            (Occur.Must, query),
+            (Occur.Must, Query.range_query(self.schema, "year", FieldType.Integer, first, last))]),
+            1, count=True).count)  # type: ignore[attr-defined]
+
+    def score(self, item: _Named) -> tuple[str, float]:
+        """(id, novelty) of one name of a paper; 0 when the name is not the paper's coinage."""
+        pid, year, stems, spells = item
+        base = self._written(stems)
+        # an abbreviation of words earlier papers wrote is theirs too ("vision-language
+        # models (VLM)" in 2023), not one of "bootstrap your own latent (BYOL)"
+        before = (Query.boolean_query([(Occur.Should, base), (Occur.Should, self._written(spells))])
+                  if len(spells) > 1 else base)
+        earlier = self._count(before, 0, year - 1)
+        if earlier > MAX_EARLIER:
+            return pid, 0.0
+        later = self._count(base, year + 1, 10_000)
+        if later < MIN_LATER:
+            return pid, 0.0
+        # a name many papers of its own year write is the field's word ("LVLMs" in 2024: 100
+        # papers, 270 later), not this paper's coinage ("SimCLR" in 2020: 2, 118 later)
+        same = self._count(base, year, year) - 1
+        if same > max(MAX_EARLIER, later * MAX_SAME_SHARE):
+            return pid, 0.0
+        n_before = bisect.bisect_left(self.years, year)
+        n_after = len(self.years) - bisect.bisect_right(self.years, year)
+        return pid, (later / max(1, n_after)) / ((earlier + 1) / max(1, n_before))

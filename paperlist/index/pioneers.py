@@ -28,7 +28,7 @@ from __future__ import annotations
 import bisect
 import heapq
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from ..versions import work_key
@@ -92,11 +92,36 @@ def query_key(tokens: Sequence[tuple[str, bool]]) -> str | None:
     return key([w for w, _ in toks]) if 2 <= len(toks) <= MAX_TOKENS else None
 
 
+_Words = tuple[tuple[str, ...], tuple[bool, ...]]         # a title's word forms, and which a hyphen ties
+_Works = dict[str, tuple[int, list[str]]]                 # work key -> (earliest year, ids)
+
+
 def pioneers(papers: Iterable[tuple[str, int, str]]) -> dict[str, list[str]]:
     """Each pioneer paper's phrase keys (see the module doc), for ``papers`` as (id, year, plain
     title)."""
-    works: dict[str, tuple[int, list[str]]] = {}       # work key -> (earliest year, ids)
-    words_of: dict[str, tuple[tuple[str, ...], tuple[bool, ...]]] = {}     # work key -> forms, ties
+    works, words_of = _works(papers)
+    total: Counter[str] = Counter()
+    for forms, tied in words_of.values():
+        total.update(_phrases(forms, tied))
+    common = {p for p, n in total.items() if n >= MIN_TITLES}
+    del total
+    per_year, first, all_years = _histories(works, words_of, common)
+    titles_in = _Titles(all_years).between
+    out: dict[str, list[str]] = {}
+    for p in common:
+        hist = per_year[p]
+        for neg_year, wk in first[p]:
+            if _pioneered(hist, -neg_year, titles_in):
+                for pid in works[wk][1]:
+                    out.setdefault(pid, []).append(p)
+    return out
+
+
+def _works(papers: Iterable[tuple[str, int, str]]) -> tuple[_Works, dict[str, _Words]]:
+    """Versions of one work count once: work key -> (earliest year, ids), and work key -> the
+    words of its first version's title."""
+    works: _Works = {}
+    words_of: dict[str, _Words] = {}
     for pid, year, title in papers:
         wk = work_key(pid)
         got = works.get(wk)
@@ -106,13 +131,14 @@ def pioneers(papers: Iterable[tuple[str, int, str]]) -> dict[str, list[str]]:
             words_of[wk] = (tuple(_form(w) for w, _ in tokens), tuple(j for _, j in tokens))
         else:
             works[wk] = (min(got[0], year), [*got[1], pid])
-    total: Counter[str] = Counter()
-    for forms, tied in words_of.values():
-        total.update(_phrases(forms, tied))
-    common = {p for p, n in total.items() if n >= MIN_TITLES}
-    del total
+    return works, words_of
+
+
+def _histories(works: _Works, words_of: dict[str, _Words], common: set[str]
+               ) -> tuple[dict[str, Counter[int]], dict[str, list[tuple[int, str]]], Counter[int]]:
+    """Per common phrase, its works per year and its MAX_FIRST + 1 earliest works (a heap of
+    (-year, work key) whose top is the latest of them); and all works per year."""
     per_year: dict[str, Counter[int]] = {p: Counter() for p in common}
-    # each phrase's MAX_FIRST + 1 earliest works, as a heap whose top is the latest of them
     first: dict[str, list[tuple[int, str]]] = {p: [] for p in common}
     all_years: Counter[int] = Counter()
     for wk, (forms, tied) in words_of.items():
@@ -126,28 +152,32 @@ def pioneers(papers: Iterable[tuple[str, int, str]]) -> dict[str, list[str]]:
                 heapq.heappush(heap, item)
             elif item > heap[0]:
                 heapq.heapreplace(heap, item)
-    years = sorted(all_years)
-    cumulative = [0]
-    for y in years:
-        cumulative.append(cumulative[-1] + all_years[y])
+    return per_year, first, all_years
 
-    def titles_in(lo: int, hi: int) -> int:       # all works of years lo..hi
+
+class _Titles:
+    """All works of a range of years, from cumulative counts per year."""
+
+    def __init__(self, per_year: Counter[int]) -> None:
+        self.years = sorted(per_year)
+        self.cumulative = [0]
+        for y in self.years:
+            self.cumulative.append(self.cumulative[-1] + per_year[y])
+
+    def between(self, lo: int, hi: int) -> int:       # all works of years lo..hi
+        years, cumulative = self.years, self.cumulative
         return cumulative[bisect.bisect_right(years, hi)] - cumulative[bisect.bisect_left(years, lo)]
 
-    out: dict[str, list[str]] = {}
-    for p in common:
-        hist = per_year[p]
-        for neg_year, wk in first[p]:
-            year = -neg_year
-            earlier = sum(n for y, n in hist.items() if y < year)
-            if earlier + hist[year] - 1 > MAX_FIRST:
-                continue
-            spread = sum(n for y, n in hist.items() if year < y <= year + WINDOW)
-            if spread < MIN_SPREAD:
-                continue
-            after = spread / max(1, titles_in(year + 1, year + WINDOW))
-            before = (earlier + 1) / max(1, titles_in(-10**6, year - 1))
-            if after >= MIN_BURST * before:
-                for pid in works[wk][1]:
-                    out.setdefault(pid, []).append(p)
-    return out
+
+def _pioneered(hist: Counter[int], year: int, titles_in: Callable[[int, int], int]) -> bool:
+    """Whether a work of ``year`` pioneered the phrase of ``hist`` (its works per year): at most
+    MAX_FIRST others wrote it before or in the same year, and then it spread."""
+    earlier = sum(n for y, n in hist.items() if y < year)
+    if earlier + hist[year] - 1 > MAX_FIRST:
+        return False
+    spread = sum(n for y, n in hist.items() if year < y <= year + WINDOW)
+    if spread < MIN_SPREAD:
+        return False
+    after = spread / max(1, titles_in(year + 1, year + WINDOW))
+    before = (earlier + 1) / max(1, titles_in(-10**6, year - 1))
+    return after >= MIN_BURST * before

@@ -174,27 +174,10 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
 
     root = vectors_root(home)
     root.mkdir(parents=True, exist_ok=True)
-    ids: list[str] = []
-    venues: list[str] = []
-    years: list[int] = []
-    vecs: list[Any] = []
-    digest = hashlib.sha1(f"{MODEL_NAME}:{max_tokens}".encode())
-    for pid, venue, year, h in rows:
-        v = cache.get(h)
-        if v is not None:
-            ids.append(pid)
-            venues.append(venue)
-            years.append(year)
-            vecs.append(v)
-            digest.update(f"{pid}\t{venue}\t{year}\t".encode() + h)
-    content = digest.hexdigest()
+    ids, venues, years, vecs, content = _cached_rows(rows, cache, max_tokens)
     live = current_generation(root)
-    if live is not None:
-        try:
-            if orjson.loads((root / live / "info.json").read_bytes()).get("content") == content:
-                return live, len(ids)
-        except (OSError, orjson.JSONDecodeError):
-            pass
+    if live is not None and _content(root / live) == content:
+        return live, len(ids)
     gen, path, stamp = generations.new(root)
     try:
         mat = np.stack(vecs).astype(np.float16) if vecs else np.zeros((0, DIM), dtype=np.float16)
@@ -215,6 +198,34 @@ def publish(home: Path, rows: Iterable[tuple[str, str, int, bytes]], cache: dict
         raise
     generations.publish(root, gen, INFO_FILE)       # keeps the previous generation (readers move over)
     return gen, len(ids)
+
+
+def _cached_rows(rows: Iterable[tuple[str, str, int, bytes]], cache: dict[bytes, Any], max_tokens: int
+                 ) -> tuple[list[str], list[str], list[int], list[Any], str]:
+    """The ids, venues, years and vectors of the rows whose hash is cached, and a digest of what a
+    generation of them holds (the model, the token budget, every row)."""
+    ids: list[str] = []
+    venues: list[str] = []
+    years: list[int] = []
+    vecs: list[Any] = []
+    digest = hashlib.sha1(f"{MODEL_NAME}:{max_tokens}".encode())
+    for pid, venue, year, h in rows:
+        v = cache.get(h)
+        if v is not None:
+            ids.append(pid)
+            venues.append(venue)
+            years.append(year)
+            vecs.append(v)
+            digest.update(f"{pid}\t{venue}\t{year}\t".encode() + h)
+    return ids, venues, years, vecs, digest.hexdigest()
+
+
+def _content(path: Path) -> object:
+    """The content digest a generation's info records (None when it cannot be read)."""
+    try:
+        return orjson.loads((path / "info.json").read_bytes()).get("content")
+    except (OSError, orjson.JSONDecodeError):
+        return None
 
 
 def complete(path: Path, threads: int = 2, like: Path | None = None) -> bool:

@@ -189,6 +189,35 @@ def _incremental(store: Store, path: Path, previous: Path, state: docstate.DocSt
     """Replace the changed papers' documents in a copy of ``previous``; None when a full write is
     due (too much changed, too much replaced since the last full write, no room between values)."""
     old = state.row()
+    scan = _changed(store, state, old, feats, progress)
+    if scan is None:
+        return None
+    changed, hashes = scan
+    removed = [pid for pid in state.ids if pid not in hashes]
+    replaced = deleted_before + sum(1 for d, _ in changed if d.id in old) + len(removed)
+    if replaced > MAX_DELETED * max(1, len(state.ids)):
+        return None
+    if any(d.id not in feats.position for d, _ in changed):
+        return None                  # a paper added during the build: a full write places it
+    kept = {pid for pid in hashes if pid in old} - {d.id for d, _ in changed}
+    values = _values(feats, state, old, kept)
+    if values is None:
+        return None
+    _copy_generation(previous, path)
+    _replace(path, [d.id for d, _ in changed if d.id in old] + removed, changed, document, feats, values,
+             heap_mb)
+    ids = list(hashes)
+    rows = _rows(ids, hashes, feats, values)
+    if rows is None:
+        return None
+    docstate.save(path, docstate.DocState(ids, rows))
+    return Written(papers=len(ids), changed=len(changed), deleted=replaced)
+
+
+def _changed(store: Store, state: docstate.DocState, old: dict[str, int], feats: Features,
+             progress: Progress | None) -> tuple[list[tuple[IndexDoc, int]], dict[str, int]] | None:
+    """Every paper's document hash, and the papers (with their hash) whose document is new or
+    changed; None when more than ``MAX_CHANGED`` of them are."""
     changed: list[tuple[IndexDoc, int]] = []
     hashes: dict[str, int] = {}
     total = len(feats.ids)
@@ -203,22 +232,18 @@ def _incremental(store: Store, path: Path, previous: Path, state: docstate.DocSt
             changed.append((d, h))
             if len(changed) > most:
                 return None
-    removed = [pid for pid in state.ids if pid not in hashes]
-    replaced = deleted_before + sum(1 for d, _ in changed if d.id in old) + len(removed)
-    if replaced > MAX_DELETED * max(1, len(state.ids)):
-        return None
-    if any(d.id not in feats.position for d, _ in changed):
-        return None                  # a paper added during the build: a full write places it
-    kept = {pid for pid in hashes if pid in old} - {d.id for d, _ in changed}
-    values = _values(feats, state, old, kept)
-    if values is None:
-        return None
-    _copy_generation(previous, path)
+    return changed, hashes
+
+
+def _replace(path: Path, deleted: list[str], changed: list[tuple[IndexDoc, int]], document: Document,
+             feats: Features, values: dict[str, dict[int, int]], heap_mb: int) -> None:
+    """In the copied index at ``path``: delete the ``deleted`` papers' documents and add the
+    changed papers' new ones, as one commit."""
     index = tantivy.Index.open(str(path))
     analyzers.register(index)
     writer = index.writer(min(heap_mb, 500) * 1_000_000, 1)
     try:
-        for pid in [d.id for d, _ in changed if d.id in old] + removed:
+        for pid in deleted:
             writer.delete_documents_by_term("id", pid)
         for d, _h in changed:
             i = feats.position[d.id]
@@ -230,15 +255,19 @@ def _incremental(store: Store, path: Path, previous: Path, state: docstate.DocSt
         writer.rollback()
         del writer, index
         raise
-    ids = list(hashes)
+
+
+def _rows(ids: list[str], hashes: dict[str, int], feats: Features,
+          values: dict[str, dict[int, int]]) -> np.ndarray | None:
+    """The build state's rows (document hash, then each sort's value) for ``ids``; None when a
+    paper has no place in the sort orders (added during the build: a full write places it)."""
     rows = np.empty((len(ids), 4), dtype=np.int64)
     for r, pid in enumerate(ids):
         i = feats.position.get(pid)
         if i is None:
-            return None              # a paper added during the build: a full write places it
+            return None
         rows[r] = (hashes[pid], *(values[s][i] for s in docstate.SORTS))
-    docstate.save(path, docstate.DocState(ids, rows))
-    return Written(papers=len(ids), changed=len(changed), deleted=replaced)
+    return rows
 
 
 def _values(feats: Features, state: docstate.DocState, old: dict[str, int],

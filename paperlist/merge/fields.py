@@ -156,32 +156,82 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
     title, t_rec = _pick_title(recs)
     venue, v_rec = _pick(recs, "venue")
     track, tr_rec = _pick(recs, "track")
-    status, s_rec = _pick(recs, "status")
-    census = next((r for r in all_recs if r.census), None)
-    inferred = status is None and census is not None
-    if inferred:
-        status = "rejected"           # listed among every public submission, accepted by no source
+    status, status_prov = _pick_status(recs, all_recs)
     authors, a_rec = _pick_authors(recs)
     if not authors and fill:
         authors, a_rec = _pick_authors(fill)
     abstract, ab_rec = _pick_abstract(recs)
     if abstract is None and fill:
         abstract, ab_rec = _pick_abstract(fill)
-    provenance = {"title": _prov(t_rec), "venue": _prov(v_rec), "track": _prov(tr_rec),
-                  "status": f"inferred:{census.file}" if inferred and census else _prov(s_rec),
+    provenance = {"title": _prov(t_rec), "venue": _prov(v_rec), "track": _prov(tr_rec), "status": status_prov,
                   "authors": _prov(a_rec), "abstract": _prov(ab_rec)}
     if a_rec is not None and a_rec.authors_sorted:
         provenance["author_order"] = "alphabetical"
-    picked: dict[str, object] = {}
-    for fld in ("primary_area", "bibtex", "tldr", "summary_zh", "award"):
+    texts = _pick_texts(recs, provenance)
+    review, rv_rec = _pick_review(all_recs)
+    cites, c_rec = _pick_citations(all_recs)
+    _scores_provenance(provenance, rv_rec, c_rec)
+    links, ids = _links_and_ids(all_recs)
+    st = _text(status)
+    return Paper(
+        id=paper_id, venue=str(venue), year=recs[0].year, title=str(title), title_plain="",
+        authors=authors, abstract=abstract, track=_text(track), status=st,
+        accepted=is_accepted(st), keywords=_keywords(all_recs), primary_area=texts["primary_area"],
+        links=links, ids=dict(sorted(ids.items())), citations=cites, bibtex=texts["bibtex"],
+        tldr=texts["tldr"], summary_zh=texts["summary_zh"], award=texts["award"],
+        biblio=dict(sorted(_biblio(recs, fill, all_recs).items())), institutions=_institutions(all_recs),
+        review=review, countries=_countries(all_recs), sources=sorted(ref(r) for r in all_recs),
+        provenance={k: v for k, v in provenance.items() if v},
+        extra={ref(r): r.extra for r in all_recs if r.extra},
+    )
+
+
+def _text(v: object) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def _pick_status(recs: list[Record], all_recs: list[Record]) -> tuple[object, str | None]:
+    """The status and its provenance: a paper that no source gives one but that a census lists
+    (every public submission) was rejected, and its provenance says the status was inferred."""
+    status, s_rec = _pick(recs, "status")
+    census = next((r for r in all_recs if r.census), None)
+    if status is None and census is not None:
+        return "rejected", f"inferred:{census.file}"     # listed among every submission, accepted by none
+    return status, _prov(s_rec)
+
+
+_TEXT_FIELDS = ("primary_area", "bibtex", "tldr", "summary_zh", "award")
+
+
+def _pick_texts(recs: list[Record], provenance: dict[str, str | None]) -> dict[str, str | None]:
+    """The optional text fields, each from the most trusted source that has it (its provenance
+    added to ``provenance``)."""
+    picked: dict[str, str | None] = {}
+    for fld in _TEXT_FIELDS:
         v, r = _pick(recs, fld)
-        picked[fld] = v
+        picked[fld] = _text(v)
         provenance[fld] = _prov(r)
-    by_links = sorted(all_recs, key=lambda r: _rank("links", r.source))
+    return picked
+
+
+def _scores_provenance(provenance: dict[str, str | None], rv_rec: Record | None,
+                       c_rec: Record | None) -> None:
+    """Where the review scores and the citation count came from (and the count's date)."""
+    if rv_rec is not None:
+        provenance["review"] = rv_rec.file
+    if c_rec is not None:
+        provenance["citations"] = c_rec.file
+        if c_rec.citations_as_of:
+            provenance["citations_as_of"] = c_rec.citations_as_of
+
+
+def _links_and_ids(all_recs: list[Record]) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """Every record's links (one per place, in link priority) and ids (the most trusted source's
+    value of each kind)."""
     links: list[tuple[str, str]] = []
     seen_urls: set[str] = set()
     ids: dict[str, str] = {}
-    for r in by_links:
+    for r in sorted(all_recs, key=lambda r: _rank("links", r.source)):
         for kind, url in r.links.items():
             # one place linked by two hosts (papers.nips.cc and proceedings.neurips.cc) is one link
             norm = link_key(url)
@@ -190,6 +240,11 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
                 links.append((kind, current_url(url)))
         for k, v in r.ids.items():
             ids.setdefault(k, v)
+    return links, ids
+
+
+def _keywords(all_recs: list[Record]) -> list[str]:
+    """Every record's keywords in keyword priority, each once whatever its case or accents."""
     keywords: list[str] = []
     seen_kw: set[str] = set()
     for r in sorted(all_recs, key=lambda r: _rank("keywords", r.source)):
@@ -197,41 +252,31 @@ def paper_from_records(all_recs: list[Record], paper_id: str) -> Paper:
             if fold(k).lower() not in seen_kw:
                 seen_kw.add(fold(k).lower())
                 keywords.append(k)
+    return keywords
+
+
+def _biblio(recs: list[Record], fill: list[Record], all_recs: list[Record]) -> dict[str, str]:
+    """Bibliographic fields: the listing records' first; an annotation's (DBLP's pages, from the
+    atlas) fill what they lack."""
     biblio: dict[str, str] = {}
-    # the listing records' first; an annotation's (DBLP's pages, from the atlas) fill what they lack
     for r in [*sorted(recs, key=lambda r: _rank("biblio", r.source)),
               *(sorted(fill, key=lambda r: _rank("biblio", r.source)) if recs is not all_recs else [])]:
         for k, v in r.biblio.items():
             biblio.setdefault(k, v)
+    return biblio
+
+
+def _institutions(all_recs: list[Record]) -> list[str]:
     institutions: list[str] = []
     for r in sorted(all_recs, key=lambda r: _rank("institutions", r.source)):
         for inst in r.institutions:
             if inst not in institutions:
                 institutions.append(inst)
+    return institutions
+
+
+def _countries(all_recs: list[Record]) -> list[str]:
     countries: list[str] = []
     for r in sorted(all_recs, key=lambda r: _rank("countries", r.source)):
         countries.extend(c for c in r.countries if c not in countries)
-    review, rv_rec = _pick_review(all_recs)
-    if rv_rec is not None:
-        provenance["review"] = rv_rec.file
-    cites, c_rec = _pick_citations(all_recs)
-    if c_rec is not None:
-        provenance["citations"] = c_rec.file
-        if c_rec.citations_as_of:
-            provenance["citations_as_of"] = c_rec.citations_as_of
-    extra = {ref(r): r.extra for r in all_recs if r.extra}
-    st = status if isinstance(status, str) else None
-    return Paper(
-        id=paper_id, venue=str(venue), year=recs[0].year, title=str(title), title_plain="",
-        authors=authors, abstract=abstract, track=track if isinstance(track, str) else None, status=st,
-        accepted=is_accepted(st), keywords=keywords,
-        primary_area=picked["primary_area"] if isinstance(picked["primary_area"], str) else None,
-        links=links, ids=dict(sorted(ids.items())), citations=cites,
-        bibtex=picked["bibtex"] if isinstance(picked["bibtex"], str) else None,
-        tldr=picked["tldr"] if isinstance(picked["tldr"], str) else None,
-        summary_zh=picked["summary_zh"] if isinstance(picked["summary_zh"], str) else None,
-        award=picked["award"] if isinstance(picked["award"], str) else None,
-        biblio=dict(sorted(biblio.items())), institutions=institutions, review=review, countries=countries,
-        sources=sorted(ref(r) for r in all_recs), provenance={k: v for k, v in provenance.items() if v},
-        extra=extra,
-    )
+    return countries

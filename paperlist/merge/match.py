@@ -77,9 +77,27 @@ def cluster(recs: list[Record]) -> list[list[int]]:
     cl = _Clusters(recs)
     keys = [title_key(r.title) for r in recs]
 
-    # 1. strong ids, and the publisher pages that name one paper (normalize.link_id). DOI, arXiv
-    # and page links also need the titles to agree somewhat (sources mis-assign them); DOI and
-    # arXiv the authors too.
+    # 1. strong ids, and the publisher pages that name one paper (normalize.link_id)
+    _strong(recs, keys, cl)
+
+    # 2. exact title key
+    _same_title(recs, keys, cl)
+
+    # 3. fuzzy fallback between clusters that do not share a file
+    _fuzzy(recs, keys, cl)
+
+    # 4. the same authors with a renamed title (submission vs camera-ready titles)
+    _same_authors(recs, cl)
+
+    out: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(recs)):
+        out[cl.find(i)].append(i)
+    return sorted(out.values())
+
+
+def _strong(recs: list[Record], keys: list[str], cl: _Clusters) -> None:
+    """Join the records that share a strong id or a publisher page. DOI, arXiv and page links also
+    need the titles to agree somewhat (sources mis-assign them); DOI and arXiv the authors too."""
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, r in enumerate(recs):
         for key in strong_keys(r):
@@ -93,7 +111,10 @@ def cluster(recs: list[Record]) -> list[list[int]]:
                 continue
             cl.join(members[0], i)
 
-    # 2. exact title key
+
+def _same_title(recs: list[Record], keys: list[str], cl: _Clusters) -> None:
+    """Join the records with the same title key, each to the one with the most authors in common;
+    when a file lists the title twice (two papers), never to one whose authors differ entirely."""
     by_key: dict[str, list[int]] = defaultdict(list)
     for i, k in enumerate(keys):
         if k:
@@ -104,28 +125,24 @@ def cluster(recs: list[Record]) -> list[list[int]]:
         per_file = Counter(recs[i].file for i in members)
         ambiguous = max(per_file.values()) > 1
         for i in members[1:]:
-            best, best_score = None, -1.0
-            for j in members:
-                if j == i or cl.find(j) == cl.find(i) or not cl.can_join(i, j):
-                    continue
-                score = _author_overlap(recs[i], recs[j])
-                if ambiguous and score <= 0:
-                    continue
-                if score > best_score:
-                    best, best_score = j, score
+            best = _best_title_mate(recs, cl, members, i, ambiguous)
             if best is not None:
                 cl.join(best, i)
 
-    # 3. fuzzy fallback between clusters that do not share a file
-    _fuzzy(recs, keys, cl)
 
-    # 4. the same authors with a renamed title (submission vs camera-ready titles)
-    _same_authors(recs, cl)
-
-    out: dict[int, list[int]] = defaultdict(list)
-    for i in range(len(recs)):
-        out[cl.find(i)].append(i)
-    return sorted(out.values())
+def _best_title_mate(recs: list[Record], cl: _Clusters, members: list[int], i: int,
+                     ambiguous: bool) -> int | None:
+    """The record of ``members`` (another cluster, joinable) whose authors overlap record i's most."""
+    best, best_score = None, -1.0
+    for j in members:
+        if j == i or cl.find(j) == cl.find(i) or not cl.can_join(i, j):
+            continue
+        score = _author_overlap(recs[i], recs[j])
+        if ambiguous and score <= 0:
+            continue
+        if score > best_score:
+            best, best_score = j, score
+    return best
 
 
 def _author_overlap(a: Record, b: Record) -> float:

@@ -75,45 +75,11 @@ class AiTopConfReader:
 
     def _record(self, r: Any, fkey: str, venue: str, year: int, glued: GluedNames | None,
                 seen: set[tuple[str, str | None]]) -> Record:
-        if not isinstance(r, dict):
-            raise nz.RecordError("expected an object")
-        raw_title = r.get("title")
-        if not isinstance(raw_title, str) or not clean(raw_title):
-            raise nz.RecordError("record has no title")
-        for f in ("url", "track", "subtrack"):
-            if r.get(f) is not None and not isinstance(r[f], str):
-                raise nz.RecordError(f"'{f}' should be text")
+        raw_title = _checked_title(r)
         base = "https://aclanthology.org" if glued is not None else None   # ACL's lists have relative links
         url = nz.url(r.get("url"), base) if r.get("url") else None
-        ids: dict[str, str] = {}
-        links: dict[str, str] = {}
-        extra: dict[str, Any] = {}
-        title = raw_title
-        track = None
-        acl = _ACL_ID.search(url or "")
-        if acl:
-            aid = acl.group(1)
-            if _front_matter(aid):
-                raise nz.RecordError("front matter of a volume, not a paper")
-            ids["acl"] = aid
-            links["site"] = f"https://aclanthology.org/{aid}/"
-            venue = venues.canonical(f"findings-{venue}") if ".findings-" in aid else venue
-            track = _acl_track(aid, r.get("track"))
-        elif url:
-            if o := nz.openreview_id(url):
-                ids["openreview"] = o
-            elif d := (nz.doi(url) if "doi.org/" in url else None):
-                ids["doi"] = d
-            else:
-                links["site"] = url
-        if glued is not None:
-            title = glued.strip(raw_title)
-            if title != raw_title:
-                extra["title_raw"] = raw_title
-        if m := _RETRACTED.match(title):
-            # AAAI marks a retraction in the title; the acl reader keeps it as a fact too
-            title = title[m.end():]
-            extra["retracted"] = {"note": "marked RETRACTED in the proceedings listing"}
+        ids, links, venue, track = _page(url, venue, r.get("track"))
+        title, extra = _title(raw_title, glued)
         area, track = _area_track(venue, r.get("track"), url or "", track)
         # A list that names one title twice in one track lists one paper twice (IJCAI 2020 #215 and
         # #216); in two tracks, they are two publications (an AAAI paper and its student abstract).
@@ -130,6 +96,62 @@ class AiTopConfReader:
             primary_area=area, keywords=[sub] if sub else [], links=links, ids=ids, extra=extra,
             biblio=_journal(venue),
         )
+
+
+def _checked_title(r: Any) -> str:
+    """The title of a well-formed entry: an object with a title, its other fields text."""
+    if not isinstance(r, dict):
+        raise nz.RecordError("expected an object")
+    raw_title = r.get("title")
+    if not isinstance(raw_title, str) or not clean(raw_title):
+        raise nz.RecordError("record has no title")
+    for f in ("url", "track", "subtrack"):
+        if r.get(f) is not None and not isinstance(r[f], str):
+            raise nz.RecordError(f"'{f}' should be text")
+    return raw_title
+
+
+def _page(url: str | None, venue: str,
+          raw_track: object) -> tuple[dict[str, str], dict[str, str], str, str | None]:
+    """(ids, links, venue, track) from the paper's page: an ACL Anthology page gives the id, the
+    track and, for a Findings paper, its venue; an OpenReview forum or a DOI an id; any other page
+    is the link."""
+    ids: dict[str, str] = {}
+    links: dict[str, str] = {}
+    track = None
+    acl = _ACL_ID.search(url or "")
+    if acl:
+        aid = acl.group(1)
+        if _front_matter(aid):
+            raise nz.RecordError("front matter of a volume, not a paper")
+        ids["acl"] = aid
+        links["site"] = f"https://aclanthology.org/{aid}/"
+        venue = venues.canonical(f"findings-{venue}") if ".findings-" in aid else venue
+        track = _acl_track(aid, raw_track)
+    elif url:
+        if o := nz.openreview_id(url):
+            ids["openreview"] = o
+        elif d := (nz.doi(url) if "doi.org/" in url else None):
+            ids["doi"] = d
+        else:
+            links["site"] = url
+    return ids, links, venue, track
+
+
+def _title(raw_title: str, glued: GluedNames | None) -> tuple[str, dict[str, Any]]:
+    """The title without a glued author name or a RETRACTED mark, and the extra facts that keep
+    what was removed."""
+    extra: dict[str, Any] = {}
+    title = raw_title
+    if glued is not None:
+        title = glued.strip(raw_title)
+        if title != raw_title:
+            extra["title_raw"] = raw_title
+    if m := _RETRACTED.match(title):
+        # AAAI marks a retraction in the title; the acl reader keeps it as a fact too
+        title = title[m.end():]
+        extra["retracted"] = {"note": "marked RETRACTED in the proceedings listing"}
+    return title, extra
 
 
 def _journal(venue: str) -> dict[str, str]:

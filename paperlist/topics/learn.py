@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from ..store import STORE_FILE, Store, TopicDoc
 from ..taxonomy import Taxonomy
@@ -75,15 +76,7 @@ def fit(f: Features, terms_topic: Sequence[int], n_topics: int, l2: float = 0.05
     value = np.asarray(f.value, dtype=np.float64)
     topic_of = np.asarray(terms_topic, dtype=np.int64)
     cell = paper * n_topics + topic_of[term]
-    ok = np.zeros((n_papers, n_topics), dtype=bool)
-    for p, accepted in enumerate(f.ok):
-        ok[p, list(accepted)] = True
-    covered = np.asarray(ok.any(axis=0))       # asarray: numpy's stubs type .any(axis=...) as maybe a scalar
-    # a topic no label accepts is out of the softmax, and papers with evidence for it are out of the
-    # fit: their labels can neither confirm nor refute it
-    unjudged = np.zeros(n_papers, dtype=bool)
-    unjudged[paper[~covered[topic_of[term]]]] = True
-    has = ok.any(axis=1) & ~unjudged
+    ok, covered, has = _judged(f.ok, paper, topic_of[term], n_topics)
     theta = np.zeros(n_terms)
     upper = np.full(n_terms, bound)
     if generic is not None:
@@ -111,6 +104,24 @@ def fit(f: Features, terms_topic: Sequence[int], n_topics: int, l2: float = 0.05
     mass = np.bincount(term, weights=value, minlength=n_terms)
     theta[~judged] = float((theta * mass)[judged].sum() / max(mass[judged].sum(), 1e-9))
     return [float(x) for x in theta]
+
+
+def _judged(accepts: list[frozenset[int]], paper: Any, evidence_topic: Any,
+            n_topics: int) -> tuple[Any, Any, Any]:
+    """(ok, covered, has): the topics each paper's label accepts, the topics some label accepts,
+    and the papers the fit learns from. A topic no label accepts is out of the softmax, and papers
+    with evidence for it (``paper`` and ``evidence_topic``: per evidence row) are out of the fit:
+    their labels can neither confirm nor refute it."""
+    import numpy as np
+
+    n_papers = len(accepts)
+    ok = np.zeros((n_papers, n_topics), dtype=bool)
+    for p, accepted in enumerate(accepts):
+        ok[p, list(accepted)] = True
+    covered = np.asarray(ok.any(axis=0))       # asarray: numpy's stubs type .any(axis=...) as maybe a scalar
+    unjudged = np.zeros(n_papers, dtype=bool)
+    unjudged[paper[~covered[evidence_topic]]] = True
+    return ok, covered, ok.any(axis=1) & ~unjudged
 
 
 def save(path: Path, matcher: Matcher, tax: Taxonomy, theta: Sequence[float],
