@@ -108,7 +108,7 @@ def pioneers(papers: Iterable[tuple[str, int, str]]) -> dict[str, list[str]]:
     per_year, first, all_years = _histories(works, words_of, common)
     titles_in = _Titles(all_years).between
     out: dict[str, list[str]] = {}
-    for p in common:
+    for p in sorted(common):                 # not the set's order: it differs per process (hash seed)
         hist = per_year[p]
         for neg_year, wk in first[p]:
             if _pioneered(hist, -neg_year, titles_in):
