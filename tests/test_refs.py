@@ -56,6 +56,10 @@ LSTM = "Long short-term memory"
     ('[6] Y. S. Abu-Mostafa, "hints," in Neural Computation, 1995.', "hints", "Abu-Mostafa", 1995),
     ('[6] Y. S. Abu-Mostafa, "Hints," Neural Computation, vol. 7, no. 4, pp. 639-671, 1995.', "Hints",
      "Abu-Mostafa", 1995),
+    # a quoted word inside an ACL-style title is not the title (the year comes before it)
+    ("Marzena Karpinska, Katherine Thai, Kyle Lo. 2024. One Thousand and One Pairs: A “novel” challenge "
+     "for long-context language models. In Proceedings of EMNLP.",
+     "One Thousand and One Pairs: A “novel” challenge for long-context language models", "Karpinska", 2024),
     # LNCS with a Title Case title: the words after "D.:" are not more names
     ("Goyal, Y., Khot, T., Agrawal, A., Summers-Stay, D., Batra, D., Parikh, D.: Making the V in VQA "
      "Matter: Elevating the Role of Image Understanding in Visual Question Answering. In: Int. J. Comput. "

@@ -81,7 +81,9 @@ def parse_reference(text: str) -> Citation | None:
     ids = find_ids(s)
     s_noid = re.sub(r"\s*(?:https?://|doi:|arXiv:)\S+", "", s, flags=re.IGNORECASE).strip()
     q = _QUOTED.search(s_noid)
-    if q and _looks_like_authors(s_noid[:q.start()]):   # IEEE and other quoted titles
+    # IEEE and MLA quote the title right after the names, the year after it; a quoted word after a
+    # year is inside a title ('Lo. 2024. One Thousand and One Pairs: A “novel” challenge …')
+    if q and not _YEAR.search(s_noid[:q.start()]) and _looks_like_authors(s_noid[:q.start()]):
         title = q.group("t").strip(" ,.")
         authors = _authors(s_noid[:q.start()])
         venue = _IN.sub("", s_noid[q.end():].strip(" ,.")).strip()
