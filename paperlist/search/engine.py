@@ -40,7 +40,7 @@ from .terms import TextQuery
 from .tiers import important_papers
 from .weights import DEFAULT_WEIGHTS, Weights
 
-# sorts by a number: they list only the papers that match closely (see ``search``)
+# sorts by a number: they list only the papers that match closely (see ``Searcher._loosen``)
 NUMBER_SORTS = frozenset({"citations", "rating", "listed"})
 
 
@@ -184,6 +184,15 @@ class Searcher:
         budget = Budget()           # one query's guesses, whatever it holds (index.bridge)
         return glossary.translate(q, lambda zh: gen.bridge.learn(zh, glossary.containing, budget))
 
+    def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> Plan:
+        """The parsed query (``q``: the request's, translated), its filters, and its text query
+        needing every word."""
+        pq = parse(req.q if q is None else q, gen.venues)
+        f = merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))
+        pq.filters = f
+        text = gen.builder.build(pq)
+        return Plan(pq, f, text, filter_queries(gen.index.schema, f, gen.secondary))
+
     def _choose(self, gen: _Generation, req: SearchRequest, plan: Plan, tr: glossary.Translation) -> _Choice:
         """The mode to run, and the ranking by meaning when it is not keyword search (the plan's text
         query then becomes its id list)."""
@@ -304,13 +313,6 @@ class Searcher:
         docs = [stored.doc(gen.searcher, a) for _, a in found.hits]
         return self.more_like(" ".join(d.get("title_plain") or "" for d in docs), [],
                               " ".join(d.get("abstract") or "" for d in docs), limit, exclude=tuple(ids))
-
-    def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> Plan:
-        pq = parse(req.q if q is None else q, gen.venues)
-        f = merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))
-        pq.filters = f
-        text = gen.builder.build(pq)
-        return Plan(pq, f, text, filter_queries(gen.index.schema, f, gen.secondary))
 
     # --- semantic and hybrid ----------------------------------------------------------------------
     def _mode(self, req: SearchRequest, plan: Plan, seeded: bool = False) -> tuple[str, str | None]:
