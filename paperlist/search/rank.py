@@ -54,8 +54,6 @@ from .variants import same_stems
 from .weights import DEFAULT_WEIGHTS, Weights
 from .words import WordClause, WordClauses
 
-__all__ = ["MATCH_MODES", "MAX_CLAUSES", "QTerm", "TextQuery", "TextQueryBuilder"]
-
 MATCH_MODES = ("all", "most", "any")
 # Words beyond this are ignored (a pasted abstract is not a better query than its first
 # sentence); it also bounds how deeply the ranking query nests.
@@ -109,6 +107,7 @@ class TextQueryBuilder:
 
     # --- building -----------------------------------------------------------------------------
     def terms(self, pq: ParsedQuery) -> list[QTerm]:
+        """The tokens of the query's plain words (terms.query_terms)."""
         return query_terms(pq)
 
     def build(self, pq: ParsedQuery, mode: str = "all") -> TextQuery:
