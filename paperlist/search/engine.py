@@ -23,29 +23,24 @@ from ..index.bridge import DIR as BRIDGE_DIR
 from ..index.bridge import Bridge, Budget
 from . import central, glossary, paging, semantic
 from . import hits as stored
-from .facets import count_facets
+from .explain import explain
+from .facets import Counts, count_facets
 from .filters import filter_queries, secondary_versions
 from .landmarks import SHOWN, Pool
-from .model import (
-    MAX_WINDOW,
-    Interpreted,
-    InterpretedClause,
-    SearchRequest,
-    SearchResult,
-    unavailable_note,
-)
+from .model import MAX_WINDOW, Hit, SearchRequest, SearchResult, unavailable_note
 from .paging import Plan
 from .query import Filters, ParsedQuery, parse
-from .rank import TextQuery, TextQueryBuilder
+from .rank import TextQueryBuilder
 from .request import check_request, merge_filters, request_filters
 from .seeds import seed_ids, seeded_ranking
 from .similar import distinctive_terms
 from .spare import SpareCore
 from .suggest import Suggester
+from .terms import TextQuery
 from .tiers import important_papers
 from .weights import DEFAULT_WEIGHTS, Weights
 
-# sorts by a number: they list only the papers that match closely (see ``search``)
+# sorts by a number: they list only the papers that match closely (see ``Searcher._loosen``)
 NUMBER_SORTS = frozenset({"citations", "rating", "listed"})
 
 
@@ -166,16 +161,44 @@ class Searcher:
 
     # --- the search ---------------------------------------------------------------------------
     def search(self, req: SearchRequest) -> SearchResult:
-        """Run one request: hits for its page, total, facets, snippets and a suggestion."""
+        """Run one request: hits for its page, total, facets, snippets and a suggestion. Its steps:
+        translate the Chinese, plan the query, choose the mode (keyword, or by meaning), run it for
+        the page and the counts (loosened when nothing matches), suggest a spelling, explain."""
         t0 = time.perf_counter()
         check_request(req)
         gen = self._generation()
-        budget = Budget()           # one query's guesses, whatever it holds (index.bridge)
-        tr = glossary.translate(req.q, lambda zh: gen.bridge.learn(zh, glossary.containing, budget))
+        tr = self._translate(gen, req.q)
         plan = self._plan(gen, req, tr.query)
+        choice = self._choose(gen, req, plan, tr)
+        self._centre(gen, req, plan, choice)
+        counts, hits, total = self._run(gen, req, plan, choice)
+        suggestion = gen.suggester.suggest(plan.pq, plan.text) if _suggests(plan, total) else None
+        interpreted = explain(req, plan, tr, choice.mode, choice.note, choice.browse,
+                              self.semantic.unavailable())
+        return SearchResult(request=req, total=total, hits=hits, facets=counts.facets,
+                            took_ms=(time.perf_counter() - t0) * 1000, suggestion=suggestion,
+                            interpreted=interpreted)
+
+    def _translate(self, gen: _Generation, q: str) -> glossary.Translation:
+        """The query with its Chinese in English (glossary.py), and the Chinese nothing translated."""
+        budget = Budget()           # one query's guesses, whatever it holds (index.bridge)
+        return glossary.translate(q, lambda zh: gen.bridge.learn(zh, glossary.containing, budget))
+
+    def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> Plan:
+        """The parsed query (``q``: the request's, translated), its filters, and its text query
+        needing every word."""
+        pq = parse(req.q if q is None else q, gen.venues)
+        f = merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))
+        pq.filters = f
+        text = gen.builder.build(pq)
+        return Plan(pq, f, text, filter_queries(gen.index.schema, f, gen.secondary))
+
+    def _choose(self, gen: _Generation, req: SearchRequest, plan: Plan, tr: glossary.Translation) -> _Choice:
+        """The mode to run, and the ranking by meaning when it is not keyword search (the plan's text
+        query then becomes its id list)."""
         # Chinese nothing translated stands for itself by the papers whose summary has it
         seeds = tuple(seed_ids(gen.bridge, tr.unknown)) if tr.unknown else ()
-        mode, mode_note = self._mode(req, plan, seeded=bool(seeds))
+        mode, note = self._mode(req, plan, seeded=bool(seeds))
         fused = (self._fuse(gen, plan, mode, auto=req.mode == "auto", near=seeds)
                  if mode != "keyword" else None)
         if fused is None:
@@ -185,58 +208,57 @@ class Searcher:
         untranslated = bool(tr.unknown) and not plan.pq.has_text
         if untranslated:
             fused, mode = self._untranslated(gen, plan, tr, list(seeds), req.mode != "keyword")
-        offset = (req.page - 1) * req.per_page
-        browse = not plan.pq.has_text and not untranslated
-        if (fused is None and not browse and req.mode == "auto" and req.sort == "relevance"
+        return _Choice(mode, note, fused, browse=not plan.pq.has_text and not untranslated)
+
+    def _centre(self, gen: _Generation, req: SearchRequest, plan: Plan, choice: _Choice) -> None:
+        """In auto mode, a keyword search by relevance has its first page ordered by how central each
+        paper is to the topic, with the topic's landmarks (central.py), when vectors exist."""
+        if (choice.fused is None and not choice.browse and req.mode == "auto" and req.sort == "relevance"
                 and plan.pq.words and self.semantic.unavailable() is None):
             plan.reorder = central.reorderer(gen.searcher, gen.index.schema, self.semantic, plan,
                                              gen.landmarks)
             plan.window = central.WINDOW
             plan.extra = SHOWN if gen.landmarks is not None else 0
-        by_year = req.sort in ("newest", "oldest")
+
+    def _run(self, gen: _Generation, req: SearchRequest, plan: Plan,
+             choice: _Choice) -> tuple[Counts, list[Hit], int]:
+        """The counts, the page's hits and the total, from the loosest match mode needed to find any."""
+        offset = (req.page - 1) * req.per_page
         while True:
-            if by_year or not self.parallel or not self.spare.acquire():
-                counts, addrs = paging.counted_page(gen.searcher, gen.index.schema, plan, req, browse, offset)
-                hits = stored.hits(gen.searcher, plan, addrs, req.snippets)
-            else:
-                # A core is idle and no other search of this process has it: it ranks the page
-                # and makes its hits (stored documents, snippets) while this thread counts the
-                # facets and the total over the whole match set. Tantivy's search and, for the
-                # most part, its aggregation run without the GIL, so the two overlap. Under load
-                # every core is busy, and the handover would only cost (spare.py).
-                try:
-                    todo = paging.steps(plan, req.sort, browse, offset, req.per_page)
-                    pending = self._workers().submit(stored.page_hits, gen.searcher, plan, todo, req.snippets)
-                    counts = count_facets(gen.searcher, plan, req, total=True)
-                    hits = pending.result()
-                finally:
-                    self.spare.release()
+            counts, hits = self._page(gen, req, plan, choice.browse, offset)
             total = counts.total + len(plan.added)     # landmarks that do not match (landmarks.py)
-            # a list sorted by a number holds only close matches: every word (the loose modes
-            # would fill it with papers that have a common word or two and many citations)
-            looser = _next_mode(plan.text) if fused is None and req.sort not in NUMBER_SORTS else None
-            if total or looser is None:
-                break
-            # no paper has every word: accept papers with most of them, then with any
-            plan.text = gen.builder.build(plan.pq, looser)
-        facets = counts.facets
-        suggestion = None
-        if plan.pq.has_text and (total == 0 or plan.text.mode != "all" or plan.text.corrections
-                                 or plan.text.unknown or any(t.verbatim == 0 and not t.stop and not t.prefix
-                                                             for t in plan.text.terms)):
-            suggestion = gen.suggester.suggest(plan.pq, plan.text)
-        interpreted = self._interpreted(plan, browse)
-        if not browse:
-            interpreted["mode"] = mode
-        if tr.changed:
-            interpreted["translated"] = tr.to_dict(req.q)
-        interpreted["semantic"] = {"requested": req.mode, "used": mode != "keyword" and not browse,
-                                   "unavailable": self.semantic.unavailable()}
-        if mode_note:
-            interpreted.setdefault("notes", []).append(mode_note)
-        return SearchResult(request=req, total=total, hits=hits, facets=facets,
-                            took_ms=(time.perf_counter() - t0) * 1000, suggestion=suggestion,
-                            interpreted=interpreted)
+            if total or not self._loosen(gen, req, plan, choice):
+                return counts, hits, total
+
+    def _page(self, gen: _Generation, req: SearchRequest, plan: Plan, browse: bool,
+              offset: int) -> tuple[Counts, list[Hit]]:
+        """The counts (facets and total over the whole match set) and the page's hits."""
+        if req.sort in ("newest", "oldest") or not self.parallel or not self.spare.acquire():
+            counts, addrs = paging.counted_page(gen.searcher, gen.index.schema, plan, req, browse, offset)
+            return counts, stored.hits(gen.searcher, plan, addrs, req.snippets)
+        # A core is idle and no other search of this process has it: it ranks the page and makes
+        # its hits (stored documents, snippets) while this thread counts the facets and the total
+        # over the whole match set. Tantivy's search and, for the most part, its aggregation run
+        # without the GIL, so the two overlap. Under load every core is busy, and the handover
+        # would only cost (spare.py).
+        try:
+            todo = paging.steps(plan, req.sort, browse, offset, req.per_page)
+            pending = self._workers().submit(stored.page_hits, gen.searcher, plan, todo, req.snippets)
+            counts = count_facets(gen.searcher, plan, req, total=True)
+            return counts, pending.result()
+        finally:
+            self.spare.release()
+
+    def _loosen(self, gen: _Generation, req: SearchRequest, plan: Plan, choice: _Choice) -> bool:
+        """No paper has every word: accept papers with most of them, then with any (the plan's text
+        query becomes the looser one). False when nothing looser may be tried."""
+        # a list sorted by a number holds only close matches: every word (the loose modes
+        # would fill it with papers that have a common word or two and many citations)
+        looser = _next_mode(plan.text) if choice.fused is None and req.sort not in NUMBER_SORTS else None
+        if looser is None:
+            return False
+        plan.text = gen.builder.build(plan.pq, looser)
+        return True
 
     def rank(self, q: str, filters: Filters | None = None, limit: int = 100) -> list[tuple[str, float]]:
         """The ranker contract shared with future rankers (vectors, recency) for fusion:
@@ -291,13 +313,6 @@ class Searcher:
         docs = [stored.doc(gen.searcher, a) for _, a in found.hits]
         return self.more_like(" ".join(d.get("title_plain") or "" for d in docs), [],
                               " ".join(d.get("abstract") or "" for d in docs), limit, exclude=tuple(ids))
-
-    def _plan(self, gen: _Generation, req: SearchRequest, q: str | None = None) -> Plan:
-        pq = parse(req.q if q is None else q, gen.venues)
-        f = merge_filters(pq.filters, request_filters(req, gen.venues, pq.notes))
-        pq.filters = f
-        text = gen.builder.build(pq)
-        return Plan(pq, f, text, filter_queries(gen.index.schema, f, gen.secondary))
 
     # --- semantic and hybrid ----------------------------------------------------------------------
     def _mode(self, req: SearchRequest, plan: Plan, seeded: bool = False) -> tuple[str, str | None]:
@@ -370,34 +385,23 @@ class Searcher:
         every = top(plan.text)
         return every if every or plan.text.clauses < 3 else top(gen.builder.build(plan.pq, "most"))
 
-    def _interpreted(self, plan: Plan, browse: bool) -> Interpreted:
-        """How the query was understood, for display and debugging: ``mode`` (keyword / browse),
-        ``words``, ``clauses`` (phrases, field clauses, exclusions), ``filters``, ``match``
-        (all / most / any) with ``required_words``, ``fuzzy``, ``prefix`` and ``corrected`` words,
-        and ``notes`` (degraded syntax, unknown filter values)."""
-        t = plan.text
-        out: Interpreted = {"mode": "browse" if browse else "keyword"}
-        if plan.pq.words:
-            out["words"] = plan.pq.words
-        clauses: list[InterpretedClause] = [
-            {"text": c.text, "field": c.field or "any", "phrase": c.phrase, "exclude": c.negated}
-            for c in plan.pq.clauses]
-        if clauses:
-            out["clauses"] = clauses
-        if plan.filters.any():
-            out["filters"] = plan.filters.to_dict()
-        if t.fuzzy:
-            out["fuzzy"] = t.fuzzy
-        if t.prefixes:
-            out["prefix"] = t.prefixes
-        if t.corrections:
-            out["corrected"] = t.corrections
-        if t.clauses:
-            out["match"] = t.mode
-            out["required_words"] = t.required
-        if plan.pq.notes:
-            out["notes"] = plan.pq.notes
-        return out
+
+@dataclass(slots=True)
+class _Choice:
+    """How a request is ranked (``Searcher._choose``)."""
+
+    mode: str                                  # keyword, semantic or hybrid
+    note: str | None                           # why the requested mode could not run
+    fused: list[tuple[str, float]] | None      # the ranking by meaning (None: keyword search)
+    browse: bool                               # nothing to rank: the filters' papers in order
+
+
+def _suggests(plan: Plan, total: int) -> bool:
+    """Whether to look for a better spelling of the query: it found nothing, was loosened, or has
+    a word that was corrected, that no paper has, or that no title or name has as typed."""
+    t = plan.text
+    return plan.pq.has_text and (total == 0 or t.mode != "all" or bool(t.corrections) or bool(t.unknown)
+                                 or any(x.verbatim == 0 and not x.stop and not x.prefix for x in t.terms))
 
 
 def _next_mode(t: TextQuery) -> str | None:

@@ -150,9 +150,37 @@ def _translate_run(typed: str, out: Translation, learn: Learn | None) -> str:
     """Greedy longest-match translation of one run of Chinese characters; a stretch no entry
     covers is asked of ``learn`` (words learned from the papers' Chinese summaries), first
     together with the entries next to it: 奖励黑客 is "reward hacking", not 奖励 "reward" and 黑客."""
-    gl = glossary()
     s = to_simplified(typed)
-    # the run cut into entries (start, end, English) and uncovered stretches (English None)
+    pieces = _pieces(s)
+    words: list[str] = []
+    k = 0
+    while k < len(pieces):
+        a, b, en = pieces[k]
+        if en is not None:
+            if en:
+                words.append(en)
+                out.terms.append((typed[a:b], en, 0))
+            k += 1
+            continue
+        found = _learned(s, pieces, k, learn) if learn is not None else None
+        if found is None:
+            out.unknown.append(typed[a:b])
+            k += 1
+            continue
+        (lo, hi), guess = found
+        for _ in range(lo, k):   # the entries before are part of the learned word: take them back
+            words.pop()
+            out.terms.pop()
+        words.append(guess[0])
+        out.terms.append((typed[pieces[lo][0]:pieces[hi][1]], guess[0], guess[1]))
+        k = hi + 1
+    return " ".join(words)
+
+
+def _pieces(s: str) -> list[tuple[int, int, str | None]]:
+    """The run ``s`` (simplified) cut greedily into glossary entries (start, end, English) and
+    the stretches no entry covers (English None)."""
+    gl = glossary()
     pieces: list[tuple[int, int, str | None]] = []
     i = 0
     while i < len(s):
@@ -168,40 +196,23 @@ def _translate_run(typed: str, out: Translation, learn: Learn | None) -> str:
             else:
                 pieces.append((i, i + 1, None))
             i += 1
-    words: list[str] = []
-    k = 0
-    while k < len(pieces):
-        a, b, en = pieces[k]
-        if en is not None:
-            if en:
-                words.append(en)
-                out.terms.append((typed[a:b], en, 0))
-            k += 1
-            continue
-        guess, used = None, (k, k)
-        if learn is not None:
-            # with the pieces around it (up to two more: 向量 + 数据 + 库 is 向量数据库), the
-            # longest that the summaries know first; never across a dropped word (的, 基于)
-            spans = sorted(((lo, hi) for lo in range(k - 2, k + 1) for hi in range(k, k + 3)
-                            if 0 <= lo and hi < len(pieces) and hi - lo <= 2
-                            and all(pieces[j][2] != "" for j in range(lo, hi + 1))),
-                           key=lambda sp: (sp[0] - sp[1], sp[0]))
-            for lo, hi in spans:
-                if lo < k and any(pieces[j][2] is None for j in range(lo, k)):
-                    continue            # an uncovered stretch before was left unknown: keep it so
-                guess = learn(s[pieces[lo][0]:pieces[hi][1]])
-                if guess is not None:
-                    used = (lo, hi)
-                    break
-        if guess is None:
-            out.unknown.append(typed[a:b])
-            k += 1
-            continue
-        lo, hi = used
-        for _ in range(lo, k):   # the entries before are part of the learned word: take them back
-            words.pop()
-            out.terms.pop()
-        words.append(guess[0])
-        out.terms.append((typed[pieces[lo][0]:pieces[hi][1]], guess[0], guess[1]))
-        k = hi + 1
-    return " ".join(words)
+    return pieces
+
+
+def _learned(s: str, pieces: list[tuple[int, int, str | None]], k: int,
+             learn: Learn) -> tuple[tuple[int, int], tuple[str, int]] | None:
+    """What ``learn`` knows of the uncovered piece ``k``: the pieces it spans (lo, hi) and its
+    English with the summaries that taught it; None when it knows nothing of it."""
+    # with the pieces around it (up to two more: 向量 + 数据 + 库 is 向量数据库), the
+    # longest that the summaries know first; never across a dropped word (的, 基于)
+    spans = sorted(((lo, hi) for lo in range(k - 2, k + 1) for hi in range(k, k + 3)
+                    if 0 <= lo and hi < len(pieces) and hi - lo <= 2
+                    and all(pieces[j][2] != "" for j in range(lo, hi + 1))),
+                   key=lambda sp: (sp[0] - sp[1], sp[0]))
+    for lo, hi in spans:
+        if lo < k and any(pieces[j][2] is None for j in range(lo, k)):
+            continue            # an uncovered stretch before was left unknown: keep it so
+        guess = learn(s[pieces[lo][0]:pieces[hi][1]])
+        if guess is not None:
+            return (lo, hi), guess
+    return None

@@ -15,7 +15,7 @@ from .facets import Counts, count_facets
 from .filters import combine
 from .model import SearchRequest
 from .query import Filters, ParsedQuery
-from .rank import TextQuery
+from .terms import TextQuery
 from .tiers import TIER_MIN_MATCHES
 
 # Expected matches (TextQuery.expected) from which a query's tier is tried before it is known how

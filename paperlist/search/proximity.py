@@ -74,52 +74,10 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
     ``hyphenated``: pairs of stems that are one hyphenated word of the query, which count as a
     pair only side by side ("self-supervised" is not "Self-Joint Supervised"); ``tied``: for each
     word, whether a hyphen joins it to the next (the "in" of "in-context")."""
-    hyphenated = hyphenated or set()
-    out: list[Part] = []
     stems = [x for x in stems_all if x]
-    before: dict[str, str | None] = {}
-    for i, x in enumerate(stems):
-        before.setdefault(x, stems[i - 1] if i else None)
-
-    def phrase(ws: list[str], boost: float, slop: int) -> Part:
-        most = bm25_max(boost, sum(idf(df("title", x)) for x in ws))
-        q = Query.boost_query(Query.phrase_query(schema, "title", phrase_words(ws), slop=slop), boost)
-        tight = [p for p in pairwise(ws) if p in hyphenated] if slop else []
-        if tight:       # a loose phrase still needs each hyphenated word's parts side by side
-            q = Query.boolean_query([(Occur.Must, q), *((Occur.Must, Query.const_score_query(
-                Query.phrase_query(schema, "title", phrase_words(list(p)), slop=0), 0.0)) for p in tight)])
-        inside = compounded(schema, ws, before, df)
-        if inside:
-            q = Query.boolean_query([(Occur.Must, q), *((Occur.MustNot, x) for x in inside)])
-        return Part(q, most, frozenset(ws))
-
-    # consecutive content words near each other in the title (not the word still being typed)
-    pairs = [(a, b) for a, b in pairwise(content) if a and b and a != b]
-    if typing and pairs and content[-1] == stems_all[-1]:
-        pairs.pop()
-    whole = 2 <= len(stems) <= MAX_PHRASE_WORDS
-    if whole and not typing and [list(p) for p in pairs] == [stems]:
-        pairs, whole = [], False     # a two-word query: its pair is the whole phrase
-        out.append(phrase(stems, w.pair + w.phrase, 2))
-    for a, b in pairs:
-        out.append(phrase([a, b], w.pair, 2))
-    if whole:
-        if typing:    # stems, then the unfinished word as typed ("graph neural netw")
-            fixed = stems_all[:-1]
-            most = max(1.0, bm25_max(w.phrase, sum(idf(df("title", x)) for x in fixed)))
-            q = Query.phrase_prefix_query(schema, "title", phrase_words([*fixed, words[-1]]))
-            out.append(Part(Query.boost_query(q, w.phrase), most, frozenset(fixed)))
-        else:   # loose: words dropped from the title still count as "the title"
-            out.append(phrase(stems, w.phrase, w.phrase_slop))
-    for k in title_keys(words, stems_all):       # as typed, or with a word's variant ("Nets")
-        n = df("title_key", k)
-        if n:
-            out.append(Part(Query.boost_query(Query.term_query(schema, "title_key", k, "freq"), w.exact),
-                            bm25_max(w.exact, idf(n)), in_tier=True))
-        n = df("title_head", k) if w.head else 0
-        if n:   # the query names the paper: "batch normalization" -> "Batch Normalization: ..."
-            out.append(Part(Query.const_score_query(Query.term_query(schema, "title_head", k), w.head),
-                            w.head, in_tier=True))
+    phrases = _Phrases(schema, df, idf, hyphenated or set(), stems)
+    out = _phrase_parts(phrases, w, words, stems_all, content, typing)
+    out += _title_key_parts(schema, w, words, stems_all, df, idf)
     if not typing:
         first = pioneer(schema, w, list(zip(words, tied or [False] * len(words), strict=True)), df)
         if first is not None:
@@ -127,13 +85,97 @@ def proximity_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_
         heading = listed(schema, w, [x for x in content if x], df)
         if heading is not None:
             out.append(heading)
-    if 2 <= len(words) <= 5:     # the query may be a person's name
-        name = author_key(" ".join(words))
-        n = df("author_key", name)
-        if n:
-            out.append(Part(Query.boost_query(Query.term_query(schema, "author_key", name, "freq"), w.author),
-                            bm25_max(w.author, idf(n)), in_tier=True))
+    name = _person(schema, w, words, df, idf)
+    if name is not None:
+        out.append(name)
     return out
+
+
+class _Phrases:
+    """Query words as a title phrase, each hyphenated word's parts side by side, and never where a
+    word is part of another hyphenated concept (``compounded``)."""
+
+    def __init__(self, schema: tantivy.Schema, df: Callable[[str, str], int], idf: Callable[[int], float],
+                 hyphenated: set[tuple[str, str]], stems: list[str]) -> None:
+        self.schema, self.df, self.idf, self.hyphenated = schema, df, idf, hyphenated
+        self.stems = stems
+        self.before: dict[str, str | None] = {}      # each stem's first predecessor in the query
+        for i, x in enumerate(stems):
+            self.before.setdefault(x, stems[i - 1] if i else None)
+
+    def part(self, ws: list[str], boost: float, slop: int) -> Part:
+        """The stems ``ws`` as a title phrase within ``slop``."""
+        schema = self.schema
+        most = bm25_max(boost, sum(self.idf(self.df("title", x)) for x in ws))
+        q = Query.boost_query(Query.phrase_query(schema, "title", phrase_words(ws), slop=slop), boost)
+        tight = [p for p in pairwise(ws) if p in self.hyphenated] if slop else []
+        if tight:       # a loose phrase still needs each hyphenated word's parts side by side
+            q = Query.boolean_query([(Occur.Must, q), *((Occur.Must, Query.const_score_query(
+                Query.phrase_query(schema, "title", phrase_words(list(p)), slop=0), 0.0)) for p in tight)])
+        inside = compounded(schema, ws, self.before, self.df)
+        if inside:
+            q = Query.boolean_query([(Occur.Must, q), *((Occur.MustNot, x) for x in inside)])
+        return Part(q, most, frozenset(ws))
+
+    def unfinished(self, boost: float, words: list[str], stems_all: list[str]) -> Part:
+        """The whole query as a title phrase whose last word is still being typed: the stems, then
+        that word as typed ("graph neural netw")."""
+        fixed = stems_all[:-1]
+        most = max(1.0, bm25_max(boost, sum(self.idf(self.df("title", x)) for x in fixed)))
+        q = Query.phrase_prefix_query(self.schema, "title", phrase_words([*fixed, words[-1]]))
+        return Part(Query.boost_query(q, boost), most, frozenset(fixed))
+
+
+def _phrase_parts(phrases: _Phrases, w: Weights, words: list[str], stems_all: list[str], content: list[str],
+                  typing: bool) -> list[Part]:
+    """Consecutive content words near each other in the title, and the whole query as a loose
+    title phrase (words dropped from the title still count as "the title")."""
+    stems = phrases.stems
+    out: list[Part] = []
+    # consecutive content words near each other in the title (not the word still being typed)
+    pairs = [(a, b) for a, b in pairwise(content) if a and b and a != b]
+    if typing and pairs and content[-1] == stems_all[-1]:
+        pairs.pop()
+    whole = 2 <= len(stems) <= MAX_PHRASE_WORDS
+    if whole and not typing and [list(p) for p in pairs] == [stems]:
+        pairs, whole = [], False     # a two-word query: its pair is the whole phrase
+        out.append(phrases.part(stems, w.pair + w.phrase, 2))
+    for a, b in pairs:
+        out.append(phrases.part([a, b], w.pair, 2))
+    if whole:
+        out.append(phrases.unfinished(w.phrase, words, stems_all) if typing
+                   else phrases.part(stems, w.phrase, w.phrase_slop))
+    return out
+
+
+def _title_key_parts(schema: tantivy.Schema, w: Weights, words: list[str], stems_all: list[str],
+                     df: Callable[[str, str], int], idf: Callable[[int], float]) -> list[Part]:
+    """The whole query equal to a title (as typed, or with a word's variant: "Nets"), or to the
+    head of one ("batch normalization" -> "Batch Normalization: ...")."""
+    out: list[Part] = []
+    for k in title_keys(words, stems_all):
+        n = df("title_key", k)
+        if n:
+            out.append(Part(Query.boost_query(Query.term_query(schema, "title_key", k, "freq"), w.exact),
+                            bm25_max(w.exact, idf(n)), in_tier=True))
+        n = df("title_head", k) if w.head else 0
+        if n:   # the query names the paper
+            out.append(Part(Query.const_score_query(Query.term_query(schema, "title_head", k), w.head),
+                            w.head, in_tier=True))
+    return out
+
+
+def _person(schema: tantivy.Schema, w: Weights, words: list[str], df: Callable[[str, str], int],
+            idf: Callable[[int], float]) -> Part | None:
+    """The query as a person's name (of two to five words); None when no author has it."""
+    if not 2 <= len(words) <= 5:
+        return None
+    name = author_key(" ".join(words))
+    n = df("author_key", name)
+    if not n:
+        return None
+    return Part(Query.boost_query(Query.term_query(schema, "author_key", name, "freq"), w.author),
+                bm25_max(w.author, idf(n)), in_tier=True)
 
 
 def pioneer(schema: tantivy.Schema, w: Weights, words: list[tuple[str, bool]],

@@ -164,60 +164,79 @@ def parse(q: str, known_venues: Iterable[str] | None = None) -> ParsedQuery:
     """Parse ``q``. ``known_venues`` (venue keys present in the index) lets ``venue:`` accept keys
     that are not in the registry, and turns venues that match nothing into plain text."""
     q = (q or "")[:MAX_QUERY_CHARS]
-    out = ParsedQuery(raw=q)
-    known = set(known_venues) if known_venues is not None else None
-    s = q.translate(_QUOTES)
-    i, n = 0, len(s)
-    last_end_plain = False
-    while i < n:
-        c = s[i]
-        if c.isspace():
-            i += 1
-            last_end_plain = False
-            continue
-        neg = False
-        j = i
-        if c == "-" and i + 1 < n and not s[i + 1].isspace():
-            neg, j = True, i + 1
+    scan = _Scanner(q.translate(_QUOTES), ParsedQuery(raw=q),
+                    set(known_venues) if known_venues is not None else None)
+    i = 0
+    while i < len(scan.s):
+        i = scan.step(i)
+    out = scan.out
+    out.prefix_last = scan.last_end_plain and bool(out.words) and not q[-1:].isspace()
+    return out
+
+
+class _Scanner:
+    """Reads a query left to right, one item a step: a space, a ``field:value``, a quoted phrase or
+    a plain token, each but a space possibly excluded by a leading "-"."""
+
+    def __init__(self, s: str, out: ParsedQuery, known: set[str] | None) -> None:
+        self.s = s
+        self.out = out
+        self.known = known
+        self.last_end_plain = False     # the last item read was a plain word (it may be unfinished)
+
+    def step(self, i: int) -> int:
+        """Read the item at ``i``; where the next one starts."""
+        s = self.s
+        if s[i].isspace():
+            self.last_end_plain = False
+            return i + 1
+        neg = s[i] == "-" and i + 1 < len(s) and not s[i + 1].isspace()
+        j = i + 1 if neg else i
         m = _FIELD.match(s, j)
         fname = m.group(1).lower() if m else None
         if m and (fname in TEXT_FIELDS or fname in FILTER_FIELDS):
-            value, end, quoted = _value(s, m.end())
-            if value is not None and value.strip():
-                if not _apply_field(out, fname, value.strip(), quoted, neg, known):
-                    _add_plain(out, value if quoted else f"{fname} {value}", neg, phrase=quoted)
-                i = end
-                last_end_plain = False
-                continue
-            # "author:" with nothing after it: the field name is just a word
-            _add_plain(out, fname, neg)
-            i = m.end()
-            continue
+            return self._field(m, neg)
         if s[j:j + 1] == '"':
-            close = s.find('"', j + 1)
-            if close == -1:                      # unbalanced quote: the rest is plain words
-                out.notes.append("unbalanced quote ignored")
-                i = j + 1
-                continue
-            _add_plain(out, s[j + 1:close], neg, phrase=True)
-            i = close + 1
-            last_end_plain = False
-            continue
+            return self._phrase(j, neg)
+        return self._token(j, neg, fname)
+
+    def _field(self, m: re.Match[str], neg: bool) -> int:
+        """``field:value``: a field clause or a filter; plain text when the value is not valid."""
+        fname = m.group(1).lower()
+        value, end, quoted = _value(self.s, m.end())
+        if value is None or not value.strip():
+            # "author:" with nothing after it: the field name is just a word
+            _add_plain(self.out, fname, neg)
+            return m.end()
+        if not _apply_field(self.out, fname, value.strip(), quoted, neg, self.known):
+            _add_plain(self.out, value if quoted else f"{fname} {value}", neg, phrase=quoted)
+        self.last_end_plain = False
+        return end
+
+    def _phrase(self, j: int, neg: bool) -> int:
+        """A quoted phrase starting at ``j``."""
+        close = self.s.find('"', j + 1)
+        if close == -1:                      # unbalanced quote: the rest is plain words
+            self.out.notes.append("unbalanced quote ignored")
+            return j + 1
+        _add_plain(self.out, self.s[j + 1:close], neg, phrase=True)
+        self.last_end_plain = False
+        return close + 1
+
+    def _token(self, j: int, neg: bool, fname: str | None) -> int:
+        """A plain token (``fname``: an unknown field name it starts with, if any)."""
+        s, n = self.s, len(self.s)
         end = j
         while end < n and not s[end].isspace() and s[end] != '"':
             end += 1
         token = s[j:end]
-        if m and fname not in TEXT_FIELDS and fname not in FILTER_FIELDS and token.count(":") == 1 \
-                and not token.endswith(":"):
-            out.notes.append(f"unknown field {fname!r} searched as text")
+        if fname is not None and token.count(":") == 1 and not token.endswith(":"):
+            self.out.notes.append(f"unknown field {fname!r} searched as text")
         if token in ("AND", "OR", "&&", "||"):     # boolean operators: ranking already ORs words
-            i = end
-            continue
-        _add_plain(out, token, neg)
-        last_end_plain = not neg and bool(_word_chars(token))
-        i = end
-    out.prefix_last = last_end_plain and bool(out.words) and not q[-1:].isspace()
-    return out
+            return end
+        _add_plain(self.out, token, neg)
+        self.last_end_plain = not neg and bool(_word_chars(token))
+        return end
 
 
 def _value(s: str, start: int) -> tuple[str | None, int, bool]:
@@ -256,37 +275,58 @@ def _apply_field(out: ParsedQuery, fname: str, value: str, quoted: bool, neg: bo
             return False
         out.clauses.append(TextClause(value, TEXT_FIELDS[fname], quoted, neg))
         return True
-    f = out.filters
     kind = FILTER_FIELDS[fname]
     if kind == "year":
-        rng = parse_years(value)
-        if rng is None:
-            out.notes.append(f"bad year {value!r} searched as text")
-            return False
-        if neg:
-            f.not_years.append(rng)
-        else:
-            lo, hi = rng
-            f.year_from = lo if f.year_from is None or lo is None else max(f.year_from, lo)
-            f.year_to = hi if f.year_to is None or hi is None else min(f.year_to, hi)
-        return True
+        return _apply_years(out, value, neg)
     if kind == "rating":
-        if neg:         # "not rated >= 6" would have to include the unrated papers: say rating:<6
-            out.notes.append(f"-{fname}: is not supported (use rating:<6 or rating:>6); ignored")
-            return True
-        rr = parse_ratings(value)
-        if rr is None:
-            out.notes.append(f"bad rating {value!r} searched as text")
-            return False
-        f.restrict_rating(rr)
-        return True
+        return _apply_rating(out, fname, value, neg)
     if kind == "accepted":
-        v = value.lower()
-        if v not in TRUE_WORDS and v not in FALSE_WORDS:
-            out.notes.append(f"bad accepted value {value!r} searched as text")
-            return False
-        f.accepted = (v in TRUE_WORDS) != neg
+        return _apply_accepted(out, value, neg)
+    return _apply_values(out, kind, value, neg, known)
+
+
+def _apply_years(out: ParsedQuery, value: str, neg: bool) -> bool:
+    """``year:``: the range narrows the years (``-year:`` leaves the range out)."""
+    f = out.filters
+    rng = parse_years(value)
+    if rng is None:
+        out.notes.append(f"bad year {value!r} searched as text")
+        return False
+    if neg:
+        f.not_years.append(rng)
+    else:
+        lo, hi = rng
+        f.year_from = lo if f.year_from is None or lo is None else max(f.year_from, lo)
+        f.year_to = hi if f.year_to is None or hi is None else min(f.year_to, hi)
+    return True
+
+
+def _apply_rating(out: ParsedQuery, fname: str, value: str, neg: bool) -> bool:
+    """``rating:``: the range narrows the mean ratings."""
+    if neg:         # "not rated >= 6" would have to include the unrated papers: say rating:<6
+        out.notes.append(f"-{fname}: is not supported (use rating:<6 or rating:>6); ignored")
         return True
+    rr = parse_ratings(value)
+    if rr is None:
+        out.notes.append(f"bad rating {value!r} searched as text")
+        return False
+    out.filters.restrict_rating(rr)
+    return True
+
+
+def _apply_accepted(out: ParsedQuery, value: str, neg: bool) -> bool:
+    """``accepted:yes`` / ``accepted:no`` (``-accepted:yes`` is ``accepted:no``)."""
+    v = value.lower()
+    if v not in TRUE_WORDS and v not in FALSE_WORDS:
+        out.notes.append(f"bad accepted value {value!r} searched as text")
+        return False
+    out.filters.accepted = (v in TRUE_WORDS) != neg
+    return True
+
+
+def _apply_values(out: ParsedQuery, kind: str, value: str, neg: bool, known: set[str] | None) -> bool:
+    """A list of venues, families, statuses, tracks or topics ("venue:neurips,icml"), each kept
+    (or left out) once; False, with a note, when one of them is unknown."""
     values = [v.strip() for v in value.split(",") if v.strip()]
     if not values:
         return False
@@ -297,7 +337,7 @@ def _apply_field(out: ParsedQuery, fname: str, value: str, quoted: bool, neg: bo
             out.notes.append(f"unknown {kind} {v!r} searched as text")
             return False
         resolved.append(r)
-    target = getattr(f, ("not_" if neg else "") + _plural(kind))
+    target = getattr(out.filters, ("not_" if neg else "") + _plural(kind))
     target.extend(r for r in resolved if r not in target)
     return True
 

@@ -22,7 +22,7 @@ from rapidfuzz.distance import OSA
 from ..index import analyzers
 from .negation import keeps_meaning
 from .query import ParsedQuery
-from .rank import TextQuery
+from .terms import TextQuery
 
 MIN_DF = 2
 SHORT_PREFIX = 3            # completions of prefixes up to this long are kept in memory
