@@ -148,28 +148,56 @@ def reference_lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
+_Item = tuple[ResolvedEntry, Citation | None, BibBlock | None]      # an entry, what it cites, its BibTeX
+
+
 def resolve(home: Home, text: str) -> ResolveReport:
-    """Resolve every entry of a bibliography (BibTeX, or a list of references one per line)."""
+    """Resolve every entry of a bibliography (BibTeX, or a list of references one per line): read
+    it, find each entry's paper, then write the cleaned bibliography."""
     t0 = time.perf_counter()
     resolver = Resolver(home)
     reference_list = _is_reference_list(text)
     blocks: list[BibBlock] = [] if reference_list else read_bib(text)
-    items: list[tuple[ResolvedEntry, Citation | None, BibBlock | None]] = []
-    if reference_list:
-        for line, s in reference_lines(text):
-            ref = parse_reference(s) or Citation(title=s)
-            items.append((_entry(f"line {line}", line, ref.title, "not_found"), ref, None))
-    else:
-        for b in blocks:
-            if b.error is not None:
-                items.append((_entry(b.key or f"line {b.line}", b.line, "", "error", b.error), None, b))
-            elif b.is_entry:
-                cited = entry_citation(b)
-                items.append((_entry(b.key, b.line, cited.title, "not_found"), cited, b))
+    items = _reference_items(text) if reference_list else _bibtex_items(blocks)
     if len(items) > MAX_ENTRIES:
         raise TooLarge(N_("This bibliography has too many entries."), f"{len(items):,} > {MAX_ENTRIES:,}")
     if not items:
         raise BadRequest(N_("No BibTeX entry or reference was found in this text."))
+    matched = _match(resolver, items)
+    by_paper: dict[str, list[str]] = defaultdict(list)
+    for key, pid in matched.items():
+        by_paper[pid].append(key)
+    duplicates: list[DuplicateGroup] = [{"paper_id": pid, "keys": keys} for pid, keys in by_paper.items()
+                                        if len(keys) > 1]
+    out = _write(home, items, matched, by_paper)
+    if not reference_list:
+        out = [b.raw.strip() for b in blocks if b.raw.strip()]
+    return {"counts": _counts(items, len(matched), len(duplicates)), "entries": [e for e, _c, _b in items],
+            "duplicates": duplicates, "bibtex": "\n\n".join(out) + "\n" if out else "",
+            "took_ms": round((time.perf_counter() - t0) * 1000, 1)}
+
+
+def _reference_items(text: str) -> list[_Item]:
+    out: list[_Item] = []
+    for line, s in reference_lines(text):
+        ref = parse_reference(s) or Citation(title=s)
+        out.append((_entry(f"line {line}", line, ref.title, "not_found"), ref, None))
+    return out
+
+
+def _bibtex_items(blocks: list[BibBlock]) -> list[_Item]:
+    out: list[_Item] = []
+    for b in blocks:
+        if b.error is not None:
+            out.append((_entry(b.key or f"line {b.line}", b.line, "", "error", b.error), None, b))
+        elif b.is_entry:
+            cited = entry_citation(b)
+            out.append((_entry(b.key, b.line, cited.title, "not_found"), cited, b))
+    return out
+
+
+def _match(resolver: Resolver, items: list[_Item]) -> dict[str, str]:
+    """Each entry's verdict, its paper or candidates filled in; entry key -> paper id of the matched."""
     matched: dict[str, str] = {}
     for entry, cite, _blk in items:
         if cite is None:
@@ -182,12 +210,14 @@ def resolve(home: Home, text: str) -> ResolveReport:
             matched[entry["key"]] = p.id
         else:
             entry["candidates"] = [_paper_ref(p, e, False) for p, e in found]
+    return matched
+
+
+def _write(home: Home, items: list[_Item], matched: dict[str, str],
+           by_paper: dict[str, list[str]]) -> list[str]:
+    """The papers' own entries for reference lines; BibTeX entries rewritten in place (``blk.raw``)
+    as the published version where the paper is accepted and at the venue cited."""
     papers = {p.id: p for p in home.store.get_papers(sorted(set(matched.values())))}
-    by_paper: dict[str, list[str]] = defaultdict(list)
-    for key, pid in matched.items():
-        by_paper[pid].append(key)
-    duplicates: list[DuplicateGroup] = [{"paper_id": pid, "keys": keys} for pid, keys in by_paper.items()
-                                        if len(keys) > 1]
     out: list[str] = []
     keys = BibKeys()
     for entry, cite, blk in items:
@@ -201,18 +231,17 @@ def resolve(home: Home, text: str) -> ResolveReport:
         got = entry["paper"]
         if paper is None or got is None or cite is None or not paper.accepted or got["venue_agrees"] is False:
             continue    # a rejected submission, or the work at another venue than cited: left as written
-        same_venue = got["venue_agrees"] is True
-        text_out, changed = published(blk, bibtex(paper), same_venue)
+        text_out, changed = published(blk, bibtex(paper), got["venue_agrees"] is True)
         entry["changed"] = changed
         entry["rewritten"] = True
         blk.raw = text_out
-    if not reference_list:
-        out = [b.raw.strip() for b in blocks if b.raw.strip()]
-    counts: ResolveCounts = {"entries": len(items), "matched": len(matched),
-              "ambiguous": sum(1 for e, _c, _b in items if e["status"] == "ambiguous"),
-              "not_found": sum(1 for e, _c, _b in items if e["status"] == "not_found"),
-              "errors": sum(1 for e, _c, _b in items if e["status"] == "error"),
-              "rewritten": sum(1 for e, _c, _b in items if e["rewritten"]), "duplicates": len(duplicates)}
-    return {"counts": counts, "entries": [e for e, _c, _b in items],
-            "duplicates": duplicates, "bibtex": "\n\n".join(out) + "\n" if out else "",
-            "took_ms": round((time.perf_counter() - t0) * 1000, 1)}
+    return out
+
+
+def _counts(items: list[_Item], matched: int, duplicates: int) -> ResolveCounts:
+    def n(status: str) -> int:
+        return sum(1 for e, _c, _b in items if e["status"] == status)
+
+    return {"entries": len(items), "matched": matched, "ambiguous": n("ambiguous"),
+            "not_found": n("not_found"), "errors": n("error"),
+            "rewritten": sum(1 for e, _c, _b in items if e["rewritten"]), "duplicates": duplicates}
