@@ -43,7 +43,10 @@ FIXTURES = ROOT / "tests" / "fixtures"
 VOLATILE = {("papers", "updated_at"), ("files", "ingested_at"), ("files", "location")}
 VOLATILE_META = {"created_at"}
 # a progress line on stderr -> the phase it belongs to (loose: the wording may change)
-PHASES = {"parse": r"files", "merge": r"merg", "topics": r"topic", "stats": r"statistic", "index": r"index"}
+# The line that shows a phase under way: a file read (its workers running), a block merged; the
+# "reading files ..." and "merging 0/N" lines come as the phase starts, before any worker exists.
+PHASES = {"parse": r"files \d+/\d+", "merge": r"merging [1-9]\d*/", "topics": r"topic", "stats": r"statistic",
+          "index": r"index"}
 
 
 # --- the state of a home --------------------------------------------------------------------------
