@@ -118,3 +118,14 @@ def test_make_authors_splits_glued_names_and_decodes_latex(raw: list[str], expec
     assert all(a.key == author_key(a.name) and "\\" not in a.name for a in authors)
     # a glued pair keeps the affiliation its source gave the pair
     assert authors[-1].affiliation == f"Affiliation {len(raw) - 1}"
+
+
+def test_mlanthology_names_go_through_make_authors() -> None:
+    """The fresh corpus after 5f23c9a still showed "Zhenwei Dai and Reinhard Heckel" and
+    "Stéphan Clémen\\con": mlanthology built its authors without make_authors."""
+    from paperlist.sources.mlanthology import _authors
+
+    got = _authors([{"given": "Zhenwei Dai and Reinhard", "family": "Heckel"}, "Stéphan Clémen\\con",
+                    {"given": "Gabriele", "family": "D\\textsc\\char13Acunto"}])
+    assert [a.name for a in got] == ["Zhenwei Dai", "Reinhard Heckel", "Stéphan Clémencon",
+                                     "Gabriele D'Acunto"]

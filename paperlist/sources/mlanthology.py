@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from ..models import Author, Record
-from ..names import author_key, display_name
+from ..names import display_name, make_authors
 from ..text import clean
 from . import normalize as nz
 from .base import Collector, Parsed, SourceError, SourceFile, json_with_papers
@@ -116,16 +116,11 @@ def _authors(value: Any) -> list[Author]:
         return []
     if not isinstance(value, list):
         raise nz.RecordError("'authors' should be a list")
-    out = []
+    names = []
     for a in value:
         if isinstance(a, dict):
-            name = display_name(a.get("given") if isinstance(a.get("given"), str) else None,
-                                a.get("family") if isinstance(a.get("family"), str) else None)
+            names.append(display_name(a.get("given") if isinstance(a.get("given"), str) else None,
+                                      a.get("family") if isinstance(a.get("family"), str) else None))
         elif isinstance(a, str):
-            name = clean(a)
-        else:
-            continue
-        key = author_key(name)
-        if key:
-            out.append(Author(name=name, key=key))
-    return out
+            names.append(clean(a))
+    return make_authors(names)          # glued "A and B" split, LaTeX in names decoded
