@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 
 from .models import Author
-from .text import clean, fold, plain
+from .text import clean, fold, latex_plain
 
 _JOINER = re.compile(r"(?<=\w)[-'’‐‑](?=\w)")
 _TOKEN = re.compile(r"\w+", re.UNICODE)
@@ -69,7 +69,7 @@ def _clean_name(name: str) -> list[str]:
     two full names a source glued with "and" ("Anand Mishra and Anirban Chakraborty", the last two
     of a list written "A, B, C and D") made two. "Evangelos and Zervas" stays one name."""
     if "\\" in name or "{" in name:
-        name = clean(plain(_CHAR13.sub("'", name)).replace("{", "").replace("}", ""))
+        name = latex_plain(_CHAR13.sub("'", name))
     parts = _GLUED.split(name)
     return parts if len(parts) > 1 and all(len(p.split()) >= 2 for p in parts) else [name]
 

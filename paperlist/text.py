@@ -180,3 +180,8 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 def to_simplified_chinese(text: str) -> str:
     """Traditional characters folded to simplified ones (those the glossary uses: 擴散 -> 扩散)."""
     return "".join(_TO_SIMPLIFIED.get(c, c) for c in text)
+
+
+def latex_plain(value: str) -> str:
+    """A BibTeX or LaTeX value as plain text: accents and commands resolved, braces dropped."""
+    return clean(plain(value).replace("{", "").replace("}", "")) if value else ""

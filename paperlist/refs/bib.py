@@ -16,7 +16,8 @@ import bibtexparser
 from bibtexparser import Library
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry, Field, ParsingFailedBlock
 
-from .parse import Citation, find_ids, latex_plain
+from ..text import latex_plain
+from .parse import Citation, find_ids
 
 logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 

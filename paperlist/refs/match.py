@@ -214,6 +214,7 @@ def _journal_names() -> re.Pattern[str]:
     return re.compile(r"(?<![a-z])(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![a-z])")
 
 
+@lru_cache(maxsize=4096)
 def names_journal(cited_venue: str) -> bool:
     """The cited venue is a journal (where a paper of the same title at a conference is another
     version, the one not cited)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..text import clean, plain
+from ..text import clean
 
 MAX_CITATION_CHARS = 4000        # a pasted reference longer than this is not one reference
 
@@ -214,7 +214,3 @@ def find_ids(s: str) -> dict[str, str]:
         ids["openreview"] = m.group(1)
     return ids
 
-
-def latex_plain(value: str) -> str:
-    """A BibTeX value as plain text: LaTeX accents and commands resolved, braces dropped."""
-    return clean(plain(value).replace("{", "").replace("}", "")) if value else ""

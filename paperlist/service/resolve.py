@@ -91,8 +91,8 @@ class Resolver:
         """The papers a keyword ranking of the title's words puts first (the engine's ranker
         alone: no facets, totals or snippets, which a search page needs and this does not)."""
         ids: list[str] = []
-        for q in title_queries(c.title):
-            ids += [pid for pid, _ in self.searcher.rank(q, None, SEARCH_HITS) if q and pid not in ids]
+        for q in filter(None, title_queries(c.title)):
+            ids += [pid for pid, _ in self.searcher.rank(q, None, SEARCH_HITS) if pid not in ids]
         # search shows one version of a work; the citation may name another (its workshop, its journal)
         given = set(ids)
         others = [v.id for v in self.home.store.version_candidates(ids) if v.id not in given]
