@@ -8,6 +8,7 @@ import re
 
 import bibtexparser
 from bibtexparser import Library
+from bibtexparser.middlewares.names import split_multiple_persons_names
 from bibtexparser.model import Entry, Field
 
 from . import venues
@@ -88,7 +89,9 @@ def _disagreements(entry: Entry, paper: Paper) -> list[str]:
     if year.isdigit() and int(year) != paper.year:
         out.append(f"year is {year}, the paper's {paper.year}")
     if "author" in fields and paper.authors:
-        cited = [_family(a) for a in re.split(r"\s+and\s+", fields["author"], flags=re.I) if a.strip()]
+        # bibtexparser's own split, on the value as written: "{… Science and Technology}" is one name
+        value = str(next(f.value for f in entry.fields if f.key.lower() == "author")).strip()
+        cited = [_family(a) for a in split_multiple_persons_names(value) if a.strip()]
         ours = [_family(a.name) for a in paper.authors]
         if cited != ours:               # the order too: OpenReview's entry can predate a reordering
             out.append("author list is not the paper's")
@@ -104,6 +107,14 @@ def escape_latex(s: str) -> str:
 def _protect_case(title: str) -> str:
     """Brace words with inner capitals ("BERT", "GPT-4", "iPhone") so styles do not lower-case them."""
     return re.sub(r"(?<![\\\w{])([A-Za-z]*[A-Z][\w-]*[A-Z0-9][\w-]*)", r"{\1}", title)
+
+
+def _bib_name(name: str) -> str:
+    """A name for BibTeX's author list: braced whole when it holds the word "and" (an institution a
+    source lists as an author, "Hong Kong University of Science and Technology"), which BibTeX would
+    otherwise split into two people."""
+    s = escape_latex(name)
+    return f"{{{s}}}" if re.search(r"\band\b", s, re.IGNORECASE) else s
 
 
 def _title(p: Paper) -> str:
@@ -147,7 +158,7 @@ def generate_bibtex(p: Paper) -> str:
     is_journal = b.get("entrytype") == "article" or (not b.get("entrytype") and v.kind == "journal")
     fields: dict[str, str] = {"title": _title(p)}
     if p.authors:
-        fields["author"] = " and ".join(escape_latex(a.name) for a in p.authors)
+        fields["author"] = " and ".join(_bib_name(a.name) for a in p.authors)
     if b.get("editor"):
         fields["editor"] = " and ".join(escape_latex(e.strip()) for e in b["editor"].split(",") if e.strip())
     if is_journal:

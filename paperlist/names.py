@@ -70,6 +70,7 @@ def _clean_name(name: str) -> list[str]:
     of a list written "A, B, C and D") made two. "Evangelos and Zervas" stays one name."""
     if "\\" in name or "{" in name:
         name = latex_plain(_CHAR13.sub("'", name))
+    name = re.sub(r"^(?:and\s+)+|(?:\s+and)+$", "", name)     # "Vassilios Morellas and": a list's joiner
     parts = _GLUED.split(name)
     return parts if len(parts) > 1 and all(len(p.split()) >= 2 for p in parts) else [name]
 

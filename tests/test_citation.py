@@ -114,3 +114,13 @@ def test_a_text_backslash_in_math_becomes_maths() -> None:
     t = "Skip $\\textbackslash n$: A simple method to reduce hallucination"
     out = generate_bibtex(paper(title=t, title_plain="Skip \\n: A simple method to reduce hallucination"))
     assert "$\\backslash n$" in out and problems(out) == []
+
+
+def test_a_name_holding_and_stays_one_author_in_bibtex() -> None:
+    """BibTeX over the fresh corpus: 5 papers list an institution as an author ("Hong Kong University
+    of Science and Technology"); unbraced, BibTeX reads its "and" as two people and the entry names
+    other authors than the page."""
+    p = paper(authors=[Author("Qiqi Zhou", "qiqi-zhou"), Author("Hong Kong University of Science and "
+                                                                 "Technology", "hkust")])
+    out = bibtex(p)
+    assert "{Hong Kong University of Science and Technology}" in out and problems(out, p) == []

@@ -107,6 +107,7 @@ def test_plain_markdown_emphasis_nested_and_intraword(raw: str, expected: str) -
      ["Aditay Tripathi", "Rajath R. Dani", "Anand Mishra", "Anirban Chakraborty"]),
     (["Zhenwei Dai and Reinhard Heckel"], ["Zhenwei Dai", "Reinhard Heckel"]),
     (["Evangelos and Zervas"], ["Evangelos and Zervas"]),           # not two full names: left as it is
+    (["Sam Nickolay", "Vassilios Morellas and"], ["Sam Nickolay", "Vassilios Morellas"]),   # a list's joiner
     # LaTeX in a source's names (34 records)
     (["Yasin Yaz{\\i}c{\\i}", "Chuan-Sheng Foo"], ["Yasin Yazıcı", "Chuan-Sheng Foo"]),
     (["Gabriele D\\textsc\\char13Acunto"], ["Gabriele D'Acunto"]),
